@@ -1,0 +1,49 @@
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { TOOL_VERSION } from '../contract/package-root.js';
+import { rulesCommand } from './rules-command.js';
+import { UsageError } from './usage-error.js';
+
+// Exit codes are a contract (CLI.md): 0 every rule held, 1 a rule failed, 2 the run could not be
+// made. Anything thrown while setting up is turned into one line on stderr and exit 2.
+
+const debug = process.argv.includes('--debug');
+
+function fail(message: string, error?: unknown): never {
+  process.stderr.write(`print-conformance: ${message}\n`);
+  if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  process.exit(2);
+}
+
+function notYet(name: string) {
+  return () => fail(`"${name}" is not available in this version`);
+}
+
+const cli = yargs(hideBin(process.argv))
+  .scriptName('print-conformance')
+  .usage(
+    '$0 [command] [options]\n\nChecks that a print ordering service speaks its checkout and upload interface exactly as described.',
+  )
+  .version(TOOL_VERSION)
+  .option('debug', { type: 'boolean', describe: 'Print stack traces of unexpected errors', global: true })
+  .strict()
+  .recommendCommands()
+  .help()
+  .alias('h', 'help')
+  .wrap(Math.min(110, process.stdout.columns || 110))
+  .fail((message, error) => {
+    if (error && !(error instanceof UsageError)) fail(error.message, error);
+    fail(`${message ?? error?.message}; see --help`);
+  });
+
+rulesCommand(cli);
+cli.command(['run', '$0'], 'Run the conformance suite against a service', {}, notYet('run'));
+cli.command('serve', 'Start the embedded reference service', {}, notYet('serve'));
+cli.command('proxy', 'Run a recording, validating reverse proxy', {}, notYet('proxy'));
+cli.command('validate <files..>', 'Validate recorded traffic (NDJSON, HAR)', {}, notYet('validate'));
+
+try {
+  await cli.parseAsync();
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error), error);
+}

@@ -1,0 +1,405 @@
+// The rule catalog. IDs are a public interface (reports, JUnit names, recordings, --only/--skip):
+// an ID never changes meaning and is never reused; a rule can only be added.
+
+export type Severity = 'must' | 'should' | 'observe';
+
+/** Where a rule can be judged: by probing a service (suite) and/or from recorded or live traffic. */
+export type RuleScope = 'suite' | 'traffic';
+
+export interface Rule {
+  id: string;
+  severity: Severity;
+  /** Section(s) of the interface description the rule comes from. */
+  seed: string;
+  area: 'checkout' | 'upload' | 'format' | 'observe';
+  title: string;
+  description: string;
+  scope: readonly RuleScope[];
+}
+
+const both = ['suite', 'traffic'] as const;
+const suiteOnly = ['suite'] as const;
+
+export const RULES: readonly Rule[] = [
+  {
+    id: 'checkout.json.casing',
+    severity: 'must',
+    seed: '§2',
+    area: 'checkout',
+    title: 'JSON checkout property names start lower-case',
+    description:
+      'Every property name, at every depth, in a JSON checkout request and response starts with a lower-case letter (returnUrl, paymentUrl, billing.address.postCode).',
+    scope: both,
+  },
+  {
+    id: 'checkout.xml.casing',
+    severity: 'must',
+    seed: '§2',
+    area: 'checkout',
+    title: 'XML checkout element names are PascalCase',
+    description:
+      'Every element name, at every depth, in an XML checkout request and response starts with an upper-case letter (ReturnUrl, PaymentUrl, Billing/Address/PostCode).',
+    scope: both,
+  },
+  {
+    id: 'checkout.xml.root',
+    severity: 'must',
+    seed: '§2',
+    area: 'checkout',
+    title: 'XML checkout root element is Checkout',
+    description: 'The root element of an XML checkout request and response is <Checkout>.',
+    scope: both,
+  },
+  {
+    id: 'checkout.response.schema',
+    severity: 'must',
+    seed: '§2.2, §2.3',
+    area: 'checkout',
+    title: 'Checkout response has the documented fields and types',
+    description:
+      'A checkout response (JSON or XML) has Amount (a decimal number; in XML an xs:decimal text), Status (string), PaymentUrl (string), ReturnUrl (string, or absent/nil when none was sent) and Billing.Address whose Name, Line1, PostCode, City and Country are strings where present. Extra members are allowed.',
+    scope: both,
+  },
+  {
+    id: 'checkout.response.extra',
+    severity: 'observe',
+    seed: '§2.5',
+    area: 'checkout',
+    title: 'Members the description does not name',
+    description:
+      'Lists checkout response members that the interface description does not name (the real service adds email to the billing address). Never fails; with --strict they are reported as warnings.',
+    scope: both,
+  },
+  {
+    id: 'checkout.xml.tax-nil',
+    severity: 'must',
+    seed: '§2.2',
+    area: 'checkout',
+    title: 'XML checkout response carries a nil Tax element',
+    description:
+      'An XML checkout response has a Tax element, child of the root, that is empty and carries nil="true" in the namespace http://www.w3.org/2001/XMLSchema-instance, whatever prefix is bound to it (xsi:nil, i:nil). A prefix bound to another namespace does not count.',
+    scope: both,
+  },
+  {
+    id: 'checkout.json.no-tax',
+    severity: 'must',
+    seed: '§2.2',
+    area: 'checkout',
+    title: 'JSON checkout response has no tax member',
+    description: 'The Tax element exists only in the XML form; a JSON checkout response has no tax member.',
+    scope: both,
+  },
+  {
+    id: 'checkout.return-url.length',
+    severity: 'must',
+    seed: '§2.1, §4.1 r1, §8',
+    area: 'checkout',
+    title: 'ReturnUrl is 5 to 512 characters',
+    description:
+      'ReturnUrl, when sent, has 5 to 512 characters inclusive, counted in UTF-16 code units as the real service (.NET) counts. The suite checks that lengths 4 and 513 are rejected (4xx) and 5 and 512 accepted (2xx), in JSON and XML. In traffic, a client request outside the range is a violation, and a 2xx answer to it is a second one.',
+    scope: both,
+  },
+  {
+    id: 'checkout.status.open',
+    severity: 'must',
+    seed: '§3, §4.1 r2',
+    area: 'checkout',
+    title: 'A fresh set-up answers Status Open',
+    description: 'The answer to POST checkout/{code} has Status = Open.',
+    scope: both,
+  },
+  {
+    id: 'checkout.echo',
+    severity: 'must',
+    seed: '§4.1 r3',
+    area: 'checkout',
+    title: 'POST echoes ReturnUrl and Billing',
+    description:
+      'The answer to POST checkout/{code} carries the ReturnUrl and every Billing.Address field exactly as the request sent them.',
+    scope: both,
+  },
+  {
+    id: 'checkout.payment-url',
+    severity: 'should',
+    seed: '§4.1 r4',
+    area: 'checkout',
+    title: 'PaymentUrl is an absolute http(s) URL',
+    description: 'PaymentUrl is an absolute http or https URL, since the client redirects a browser to it.',
+    scope: both,
+  },
+  {
+    id: 'checkout.get.shape',
+    severity: 'must',
+    seed: '§4.2',
+    area: 'checkout',
+    title: 'GET checkout answers the same shape as POST',
+    description:
+      'GET checkout/{code} answers the same shape as the POST answer: the checkout.response.schema checks, in both formats.',
+    scope: both,
+  },
+  {
+    id: 'checkout.get.consistent',
+    severity: 'should',
+    seed: '§4.1, §4.2',
+    area: 'checkout',
+    title: 'GET after POST answers what the POST set',
+    description:
+      'A GET checkout/{code} after a POST to the same code answers the ReturnUrl and Billing that the POST set.',
+    scope: both,
+  },
+  {
+    id: 'checkout.country-code',
+    severity: 'should',
+    seed: '§2.3',
+    area: 'checkout',
+    title: 'Country is a two-letter code',
+    description:
+      'Country is a short country code: two upper-case ASCII letters (ISO 3166-1 alpha-2 on the real service).',
+    scope: both,
+  },
+  {
+    id: 'checkout.status.known',
+    severity: 'should',
+    seed: '§2.5',
+    area: 'checkout',
+    title: 'Status is a known payment status',
+    description:
+      'Status is one of the values known from the real service: Open, Successful, Cancelled, Failed. Another value is reported with the value seen.',
+    scope: both,
+  },
+  {
+    id: 'upload.content-type',
+    severity: 'must',
+    seed: '§4.3',
+    area: 'upload',
+    title: 'Uploads are PDF, PNG or JPEG',
+    description:
+      'An upload request has Content-Type application/pdf, image/png or image/jpeg (parameters allowed), or multipart/form-data whose file part carries one of those. The suite checks that text/plain and application/octet-stream bodies are rejected (4xx). In traffic, a request with another type is a violation, and a 2xx answer to it is a second one.',
+    scope: both,
+  },
+  {
+    id: 'upload.raw',
+    severity: 'must',
+    seed: '§4.3',
+    area: 'upload',
+    title: 'A raw-body upload is accepted',
+    description:
+      'A file sent as the raw request body with a correct Content-Type is accepted (2xx). The suite uploads each type named by --upload-types (default pdf).',
+    scope: suiteOnly,
+  },
+  {
+    id: 'upload.multipart',
+    severity: 'must',
+    seed: '§4.3',
+    area: 'upload',
+    title: 'A multipart/form-data upload is accepted',
+    description: 'The same file sent as a multipart/form-data file part is accepted (2xx).',
+    scope: suiteOnly,
+  },
+  {
+    id: 'upload.response.schema',
+    severity: 'must',
+    seed: '§2.4',
+    area: 'upload',
+    title: 'Upload response has FileName and FileType',
+    description: 'An upload response has FileName (string) and FileType (string), in JSON and in XML.',
+    scope: both,
+  },
+  {
+    id: 'upload.json.casing',
+    severity: 'must',
+    seed: '§2',
+    area: 'upload',
+    title: 'JSON upload property names start lower-case',
+    description: 'Every JSON property name of an upload response starts with a lower-case letter.',
+    scope: both,
+  },
+  {
+    id: 'upload.xml.casing',
+    severity: 'must',
+    seed: '§2',
+    area: 'upload',
+    title: 'XML upload element names are PascalCase',
+    description: 'Every XML element name of an upload response starts with an upper-case letter.',
+    scope: both,
+  },
+  {
+    id: 'upload.xml.root',
+    severity: 'must',
+    seed: '§2',
+    area: 'upload',
+    title: 'XML upload root element is UploadResult',
+    description: 'The root element of an XML upload response is <UploadResult>.',
+    scope: both,
+  },
+  {
+    id: 'upload.file-type',
+    severity: 'must',
+    seed: '§2.4, §4.3 r3',
+    area: 'upload',
+    title: 'FileType names the type of the bytes sent',
+    description:
+      'FileType names the type of the uploaded bytes as their magic numbers tell it: PDF for %PDF-, PNG for the PNG signature, JPEG or JPG for a JPEG start-of-image; compared case-insensitively.',
+    scope: both,
+  },
+  {
+    id: 'upload.content-sniff',
+    severity: 'should',
+    seed: '§4.3',
+    area: 'upload',
+    title: 'Declared upload type matches the bytes',
+    description:
+      'The declared Content-Type of an upload (or of its multipart file part) matches the magic bytes of the body: %PDF- for application/pdf, the PNG signature for image/png, FF D8 FF for image/jpeg.',
+    scope: both,
+  },
+  {
+    id: 'format.well-formed',
+    severity: 'must',
+    seed: '§2',
+    area: 'format',
+    title: 'JSON and XML bodies parse',
+    description:
+      'Every JSON or XML body, request or response, parses. XML with a DOCTYPE or entity declarations is not accepted (no entity is ever expanded).',
+    scope: both,
+  },
+  {
+    id: 'format.response-content-type',
+    severity: 'must',
+    seed: '§2',
+    area: 'format',
+    title: 'Response Content-Type names the body format',
+    description:
+      "A response's Content-Type names the format of its body: JSON bodies application/json (or +json), XML bodies application/xml or text/xml (or +xml).",
+    scope: both,
+  },
+  {
+    id: 'format.json',
+    severity: 'must',
+    seed: '§2',
+    area: 'format',
+    title: 'Accept: application/json is answered in JSON',
+    description: 'A request with Accept: application/json is answered with a JSON body.',
+    scope: both,
+  },
+  {
+    id: 'format.xml',
+    severity: 'must',
+    seed: '§2',
+    area: 'format',
+    title: 'Accept: application/xml is answered in XML',
+    description:
+      'A request with Accept: application/xml is answered with an XML body (the real service selects XML by Accept).',
+    scope: both,
+  },
+  {
+    id: 'format.xml-request',
+    severity: 'must',
+    seed: '§4.1',
+    area: 'format',
+    title: 'An XML checkout request is accepted',
+    description:
+      'A valid checkout request sent as XML (Content-Type: application/xml) is accepted and answered; a 415 or 406 to it is a violation.',
+    scope: both,
+  },
+  {
+    id: 'http.no-server-error',
+    severity: 'must',
+    seed: '§7',
+    area: 'format',
+    title: 'No 5xx answers',
+    description: 'No request, valid or not, is answered with a 5xx status.',
+    scope: both,
+  },
+  {
+    id: 'observe.status-codes',
+    severity: 'observe',
+    seed: '§4.4',
+    area: 'observe',
+    title: 'Status codes of successes and rejections',
+    description: 'Records the status code (and Location header) of each kind of success and rejection.',
+    scope: both,
+  },
+  {
+    id: 'observe.error-body',
+    severity: 'observe',
+    seed: '§7',
+    area: 'observe',
+    title: 'Shape of error bodies',
+    description: 'Records the format and member names of error bodies.',
+    scope: both,
+  },
+  {
+    id: 'observe.default-format',
+    severity: 'observe',
+    seed: '§4.4',
+    area: 'observe',
+    title: 'Format answered without Accept',
+    description: 'Records the format answered when no Accept header is sent.',
+    scope: both,
+  },
+  {
+    id: 'observe.unknown-code',
+    severity: 'observe',
+    seed: '§7',
+    area: 'observe',
+    title: 'Answer to an unknown code',
+    description: 'Records what an unknown checkout or upload code is answered with (404? 400?).',
+    scope: both,
+  },
+  {
+    id: 'observe.auth',
+    severity: 'observe',
+    seed: '§5',
+    area: 'observe',
+    title: 'Requests without credentials',
+    description: 'Records whether a request without credentials is refused (401/403) when credentials were configured.',
+    scope: both,
+  },
+  {
+    id: 'observe.text-xml',
+    severity: 'observe',
+    seed: '§4.4',
+    area: 'observe',
+    title: 'Accept: text/xml',
+    description: 'Records whether Accept: text/xml selects XML too.',
+    scope: both,
+  },
+  {
+    id: 'observe.large-upload',
+    severity: 'observe',
+    seed: '§8',
+    area: 'observe',
+    title: 'Largest upload tried',
+    description: 'Records the largest upload size tried and its answer (only with --upload-size).',
+    scope: suiteOnly,
+  },
+];
+
+const byId = new Map(RULES.map((rule) => [rule.id, rule]));
+
+export type RuleId = string;
+
+export function ruleById(id: RuleId): Rule {
+  const rule = byId.get(id);
+  if (!rule) throw new Error(`unknown rule ${id}`);
+  return rule;
+}
+
+export function isRuleId(id: string): boolean {
+  return byId.has(id);
+}
+
+/**
+ * Selects rules by --only / --skip lists whose items are IDs or prefixes ("upload." or "upload").
+ * An item that matches no rule is returned in `unknown` so the CLI can refuse it.
+ */
+export function selectRules(only: readonly string[] = [], skip: readonly string[] = []) {
+  const matches = (id: string, item: string) => id === item || id.startsWith(item.endsWith('.') ? item : `${item}.`);
+  const unknown = [...only, ...skip].filter((item) => !RULES.some((rule) => matches(rule.id, item)));
+  const selected = RULES.filter(
+    (rule) =>
+      (only.length === 0 || only.some((item) => matches(rule.id, item))) &&
+      !skip.some((item) => matches(rule.id, item)),
+  );
+  return { selected: new Set(selected.map((rule) => rule.id)), unknown };
+}

@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { PACKAGE_ROOT } from './package-root.js';
+
+// The JSON Schemas in schemas/ are the one description of the resources. They are written as JSON
+// is (camelCase); the XML view (PascalCase names, roots, nil elements) is derived from them here.
+
+export type JsonSchema = {
+  $id?: string;
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  allOf?: JsonSchema[];
+  minLength?: number;
+  maxLength?: number;
+  'x-xml'?: { root?: string; nilElements?: string[] };
+  [key: string]: unknown;
+};
+
+export const SCHEMA_FILES = ['address', 'billing', 'checkout-request', 'checkout', 'upload-result'] as const;
+export type SchemaName = (typeof SCHEMA_FILES)[number];
+
+const BASE_ID = 'https://print-conformance.dev/schemas/';
+
+export const schemas: Record<SchemaName, JsonSchema> = Object.fromEntries(
+  SCHEMA_FILES.map((name) => [
+    name,
+    JSON.parse(readFileSync(join(PACKAGE_ROOT, 'schemas', `${name}.json`), 'utf8')) as JsonSchema,
+  ]),
+) as Record<SchemaName, JsonSchema>;
+
+const byId = new Map<string, JsonSchema>(Object.values(schemas).map((schema) => [schema.$id ?? '', schema]));
+
+// unicode: false makes minLength/maxLength count UTF-16 code units, as the real service (.NET) does.
+const ajv = new Ajv2020({ allErrors: true, unicode: false, strict: true, strictRequired: false });
+ajv.addKeyword({ keyword: 'x-xml', schemaType: 'object' });
+for (const schema of Object.values(schemas)) ajv.addSchema(schema);
+
+const compiled = new Map<SchemaName, ValidateFunction>();
+export function validatorFor(name: SchemaName): ValidateFunction {
+  let fn = compiled.get(name);
+  if (!fn) {
+    fn = ajv.getSchema(`${BASE_ID}${name}.json`);
+    if (!fn) throw new Error(`schema ${name} is not loaded`);
+    compiled.set(name, fn);
+  }
+  return fn;
+}
+
+export type SchemaError = ErrorObject;
+
+/** Follows $ref and allOf so that a sub-schema's properties can be listed in one place. */
+function flatten(schema: JsonSchema): JsonSchema[] {
+  const out: JsonSchema[] = [schema];
+  if (schema.$ref) {
+    const target = byId.get(new URL(schema.$ref, BASE_ID).href);
+    if (target) out.push(...flatten(target));
+  }
+  for (const part of schema.allOf ?? []) out.push(...flatten(part));
+  return out;
+}
+
+/** The named properties of a schema (following $ref/allOf), camelCase as JSON writes them. */
+export function propertiesOf(schema: JsonSchema): Map<string, JsonSchema> {
+  const props = new Map<string, JsonSchema>();
+  for (const part of flatten(schema)) {
+    for (const [name, sub] of Object.entries(part.properties ?? {})) if (!props.has(name)) props.set(name, sub);
+  }
+  return props;
+}
+
+/** The JSON types a schema allows, following $ref/allOf. */
+export function typesOf(schema: JsonSchema): string[] {
+  for (const part of flatten(schema)) {
+    if (part.type) return Array.isArray(part.type) ? part.type : [part.type];
+  }
+  return [];
+}
+
+export function xmlRootOf(name: SchemaName): string {
+  const root = schemas[name]['x-xml']?.root;
+  if (!root) throw new Error(`schema ${name} names no XML root`);
+  return root;
+}
+
+/** Elements present only in the XML form, always nil (the Tax of a checkout). */
+export function xmlNilElementsOf(name: SchemaName): string[] {
+  return schemas[name]['x-xml']?.nilElements ?? [];
+}
+
+/** JSON name → XML name: the description writes XML element names PascalCase. */
+export function xmlNameOf(jsonName: string): string {
+  return jsonName.charAt(0).toUpperCase() + jsonName.slice(1);
+}
+
+/** XML name → JSON name. */
+export function jsonNameOf(xmlName: string): string {
+  return xmlName.charAt(0).toLowerCase() + xmlName.slice(1);
+}

@@ -1,0 +1,139 @@
+import type { Severity } from '../contract/rules.js';
+
+// One HTTP request and its answer, as plain serialisable data. The suite builds them from undici
+// answers, the proxy from live traffic, and validate from NDJSON lines and HAR entries, so that one
+// core judges all three the same way.
+
+export type Headers = Record<string, string>;
+
+export interface MultipartPart {
+  name?: string;
+  filename?: string;
+  contentType?: string;
+  size: number;
+  /** base64 of the part's first bytes (enough for magic numbers). */
+  headBase64?: string;
+}
+
+export interface RecordedBody {
+  /** The whole body as UTF-8 text (JSON, XML, forms). */
+  text?: string;
+  /** The whole body as base64 (binary bodies small enough to keep, or --record-bodies). */
+  base64?: string;
+  /** Size in bytes of the body as sent on the wire (after content decoding when decoded). */
+  size: number;
+  sha256?: string;
+  /** base64 of the first bytes of a body that is not held whole. */
+  headBase64?: string;
+  /** Parts of a multipart/form-data body: headers and first bytes only. */
+  parts?: MultipartPart[];
+  /** Why the body was not kept for validation (e.g. "too large"). */
+  skipped?: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  /** Header names lower-case; repeated headers joined with ", ". */
+  headers: Headers;
+  body?: RecordedBody;
+}
+
+export interface RecordedResponse {
+  status: number;
+  headers: Headers;
+  body?: RecordedBody;
+}
+
+export interface Exchange {
+  id?: string;
+  startedAt?: string;
+  durationMs?: number;
+  request: RecordedRequest;
+  /** Absent when no answer came (connection refused, reset, timeout): see `error`. */
+  response?: RecordedResponse;
+  error?: string;
+}
+
+export type Side = 'request' | 'response';
+
+export interface Violation {
+  rule: string;
+  severity: Severity;
+  side: Side;
+  message: string;
+  /** Where in the body, as a JSON pointer of JSON names (e.g. /billing/address/country). */
+  path?: string;
+}
+
+export function header(headers: Headers | undefined, name: string): string | undefined {
+  if (!headers) return undefined;
+  const direct = headers[name];
+  if (direct !== undefined) return direct;
+  const lower = name.toLowerCase();
+  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === lower) return value;
+  return undefined;
+}
+
+/** The media type of a Content-Type or Accept item, lower-case, without parameters. */
+export function mediaType(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const type = value.split(';')[0]?.trim().toLowerCase();
+  return type || undefined;
+}
+
+export function mediaParam(value: string | undefined, name: string): string | undefined {
+  if (!value) return undefined;
+  for (const part of value.split(';').slice(1)) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim().toLowerCase() === name)
+      return part
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1');
+  }
+  return undefined;
+}
+
+/** The bytes of a body that are known: all of it when held whole, else its first bytes. */
+export function knownBytes(body: RecordedBody | undefined): Buffer | undefined {
+  if (!body) return undefined;
+  if (body.base64 !== undefined) return Buffer.from(body.base64, 'base64');
+  if (body.text !== undefined) return Buffer.from(body.text, 'utf8');
+  if (body.headBase64 !== undefined) return Buffer.from(body.headBase64, 'base64');
+  return undefined;
+}
+
+/** The whole body as text, or undefined when it was not held whole. */
+export function bodyText(body: RecordedBody | undefined): string | undefined {
+  if (!body) return undefined;
+  if (body.text !== undefined) return body.text;
+  if (body.base64 !== undefined) return Buffer.from(body.base64, 'base64').toString('utf8');
+  return undefined;
+}
+
+export type Endpoint =
+  | { kind: 'checkout'; code: string; key: string }
+  | { kind: 'upload'; code: string; key: string }
+  | { kind: 'other' };
+
+/**
+ * Which endpoint a URL addresses. Codes are opaque, so only the last two path segments are read:
+ * `.../checkout/{code}` and `.../files/{code}` under whatever base the service has.
+ */
+export function endpointOf(url: string): Endpoint {
+  let path: string;
+  try {
+    path = new URL(url, 'http://relative.invalid').pathname;
+  } catch {
+    return { kind: 'other' };
+  }
+  const segments = path.split('/').filter(Boolean);
+  const code = segments.at(-1);
+  const parent = segments.at(-2)?.toLowerCase();
+  if (!code) return { kind: 'other' };
+  if (parent === 'checkout') return { kind: 'checkout', code, key: path };
+  if (parent === 'files') return { kind: 'upload', code, key: path };
+  return { kind: 'other' };
+}

@@ -1,0 +1,85 @@
+import { type BodyFormat, type Document, formatOfMediaType, readDocument, sniffFormat } from './document.js';
+import { bodyText, type Exchange, header, mediaType, type RecordedBody } from './exchange.js';
+import type { ViolationList } from './report-to.js';
+
+// Format and HTTP rules that hold for every exchange, and the reading of both bodies that the
+// resource rules then work on.
+
+export interface ReadBodies {
+  request?: Document;
+  response?: Document;
+  /** The format the request body was declared in (Content-Type), when JSON or XML. */
+  requestFormat?: BodyFormat;
+}
+
+function isEmpty(body: RecordedBody | undefined): boolean {
+  return !body || body.size === 0;
+}
+
+/** The format the client asked for: the Accept item of highest quality that names JSON or XML. */
+export function acceptedFormat(accept: string | undefined): { format: BodyFormat; type: string } | undefined {
+  if (!accept) return undefined;
+  const items = accept
+    .split(',')
+    .map((item, index) => {
+      const q = /;\s*q=([0-9.]+)/i.exec(item);
+      return { type: mediaType(item) ?? '', q: q ? Number(q[1]) : 1, index };
+    })
+    .filter((item) => item.q > 0 && formatOfMediaType(item.type))
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  const best = items[0];
+  if (!best) return undefined;
+  return { format: formatOfMediaType(best.type) as BodyFormat, type: best.type };
+}
+
+export function checkFormat(exchange: Exchange, out: ViolationList): ReadBodies {
+  const read: ReadBodies = {};
+  const { request, response } = exchange;
+
+  const requestType = mediaType(header(request.headers, 'content-type'));
+  const requestFormat = formatOfMediaType(requestType);
+  const requestText = bodyText(request.body);
+  if (requestFormat && !isEmpty(request.body) && requestText !== undefined) {
+    read.requestFormat = requestFormat;
+    const result = readDocument(requestText, requestFormat);
+    if (result.ok) read.request = result.document;
+    else out.add('format.well-formed', 'request', `request body declared ${requestType}: ${result.error}`);
+  }
+
+  if (!response) return read;
+  if (response.status >= 500) {
+    out.add('http.no-server-error', 'response', `${request.method} ${request.url} was answered ${response.status}`);
+  }
+
+  const responseText = bodyText(response.body);
+  if (isEmpty(response.body) || responseText === undefined) return read;
+  const declaredType = mediaType(header(response.headers, 'content-type'));
+  const declared = formatOfMediaType(declaredType);
+  const sniffed = sniffFormat(responseText);
+  const format = sniffed ?? declared;
+  if (!format) return read;
+
+  if (sniffed && declared !== sniffed) {
+    out.add(
+      'format.response-content-type',
+      'response',
+      `body is ${sniffed.toUpperCase()} but Content-Type is ${declaredType ?? '(none)'}`,
+    );
+  }
+  const result = readDocument(responseText, format);
+  if (result.ok) read.response = result.document;
+  else out.add('format.well-formed', 'response', `response body: ${result.error}`);
+
+  const wanted = acceptedFormat(header(request.headers, 'accept'));
+  if (wanted && sniffed !== wanted.format) {
+    const shown = sniffed
+      ? sniffed.toUpperCase()
+      : `a body that is neither JSON nor XML (${declaredType ?? 'no Content-Type'})`;
+    if (wanted.type === 'application/json') {
+      out.add('format.json', 'response', `Accept: application/json was answered with ${shown}`);
+    } else if (wanted.type === 'application/xml') {
+      out.add('format.xml', 'response', `Accept: application/xml was answered with ${shown}`);
+    }
+  }
+  return read;
+}

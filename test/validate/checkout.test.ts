@@ -1,0 +1,407 @@
+import { describe, expect, it } from 'vitest';
+import { CheckoutState, validateExchange } from '../../src/validate/index.js';
+import {
+  checkoutGet,
+  checkoutPost,
+  checkoutRequestJson,
+  checkoutRequestXml,
+  checkoutResponseJson,
+  checkoutResponseXml,
+} from '../helpers/exchanges.js';
+
+const failing = (exchange: Parameters<typeof validateExchange>[0], state?: CheckoutState) =>
+  validateExchange(exchange, state)
+    .filter((v) => v.severity !== 'observe')
+    .map((v) => `${v.rule}@${v.side}`)
+    .sort();
+
+const jsonResponse = (change: (body: Record<string, any>) => void) => {
+  const body = JSON.parse(checkoutResponseJson());
+  change(body);
+  return JSON.stringify(body);
+};
+
+describe('checkout casing and roots', () => {
+  it('catches an upper-case JSON name at any depth, in request and response', () => {
+    expect(
+      failing(
+        checkoutPost(
+          'json',
+          undefined,
+          jsonResponse((b) => {
+            b.billing.address.PostCode = b.billing.address.postCode;
+            delete b.billing.address.postCode;
+          }),
+        ),
+      ),
+    ).toEqual(['checkout.echo@response', 'checkout.json.casing@response']);
+    expect(failing(checkoutPost('json', checkoutRequestJson().replace('"returnUrl"', '"ReturnUrl"')))).toEqual([
+      'checkout.json.casing@request',
+    ]);
+  });
+
+  it('catches a lower-case XML element at any depth and a wrong root', () => {
+    expect(failing(checkoutPost('xml', undefined, checkoutResponseXml().replaceAll('Line1>', 'line1>')))).toEqual([
+      'checkout.xml.casing@response',
+    ]);
+    expect(
+      failing(checkoutPost('xml', undefined, checkoutResponseXml().replaceAll('Checkout', 'CheckoutResult'))),
+    ).toEqual(['checkout.xml.root@response']);
+    expect(failing(checkoutPost('xml', checkoutRequestXml().replaceAll('Checkout', 'checkout')))).toEqual([
+      'checkout.xml.casing@request',
+      'checkout.xml.root@request',
+    ]);
+  });
+
+  it('reads prefixed element names by their local part', () => {
+    const prefixed = checkoutResponseXml()
+      .replace('<Checkout ', '<c:Checkout xmlns:c="urn:example" ')
+      .replace('</Checkout>', '</c:Checkout>');
+    expect(failing(checkoutPost('xml', undefined, prefixed))).toEqual([]);
+  });
+});
+
+describe('checkout.xml.tax-nil', () => {
+  const withTax = (tax: string) => checkoutResponseXml().replace('<Tax xsi:nil="true" />', tax);
+  const namespaces =
+    'xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"';
+
+  it('accepts i:nil bound to the XMLSchema-instance namespace (DataContractSerializer style)', () => {
+    const dataContract = checkoutResponseXml()
+      .replace(namespaces, 'xmlns:i="http://www.w3.org/2001/XMLSchema-instance"')
+      .replace('<Tax xsi:nil="true" />', '<Tax i:nil="true"></Tax>');
+    expect(failing(checkoutPost('xml', undefined, dataContract))).toEqual([]);
+  });
+
+  it('fails xsi:nil when xsi is bound to another namespace', () => {
+    const foreign = checkoutResponseXml().replace(
+      'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"',
+      'xmlns:xsi="urn:not-schema-instance"',
+    );
+    const violations = validateExchange(checkoutPost('xml', undefined, foreign));
+    expect(violations.map((v) => v.rule)).toEqual(['checkout.xml.tax-nil']);
+    expect(violations[0]?.message).toContain('urn:not-schema-instance');
+  });
+
+  it('fails a missing Tax, a Tax without nil, nil="false", and a nil Tax with content', () => {
+    expect(failing(checkoutPost('xml', undefined, withTax('')))).toEqual(['checkout.xml.tax-nil@response']);
+    expect(failing(checkoutPost('xml', undefined, withTax('<Tax />')))).toEqual(['checkout.xml.tax-nil@response']);
+    expect(failing(checkoutPost('xml', undefined, withTax('<Tax xsi:nil="false" />')))).toEqual([
+      'checkout.xml.tax-nil@response',
+    ]);
+    expect(failing(checkoutPost('xml', undefined, withTax('<Tax xsi:nil="true">1.00</Tax>')))).toEqual([
+      'checkout.xml.tax-nil@response',
+    ]);
+  });
+
+  it('fails a Tax nested below the root rather than its child', () => {
+    const nested = withTax('').replace('<Billing>', '<Billing>\n    <Tax xsi:nil="true" />');
+    expect(failing(checkoutPost('xml', undefined, nested))).toContain('checkout.xml.tax-nil@response');
+  });
+});
+
+describe('checkout.json.no-tax', () => {
+  it('fails a tax member in JSON, nil or not', () => {
+    expect(
+      failing(
+        checkoutPost(
+          'json',
+          undefined,
+          jsonResponse((b) => {
+            b.tax = null;
+          }),
+        ),
+      ),
+    ).toEqual(['checkout.json.no-tax@response']);
+  });
+});
+
+describe('checkout.return-url.length (UTF-16 code units)', () => {
+  const withReturnUrl = (url: string) => JSON.stringify({ ...JSON.parse(checkoutRequestJson()), returnUrl: url });
+  const echoing = (url: string) =>
+    jsonResponse((b) => {
+      b.returnUrl = url;
+    });
+  const ofLength = (n: number) => `https://e.test/?${'a'.repeat(n - 16)}`;
+
+  it('passes 5 and 512, fails 4 and 513 on the request side', () => {
+    for (const n of [5, 512]) {
+      const url = n === 5 ? 'a://b' : ofLength(n);
+      expect(url.length).toBe(n);
+      expect(failing(checkoutPost('json', withReturnUrl(url), echoing(url), 400))).toEqual([]);
+    }
+    for (const n of [4, 513]) {
+      const url = n === 4 ? 'a://' : ofLength(n);
+      expect(failing(checkoutPost('json', withReturnUrl(url), echoing(url), 400))).toEqual([
+        'checkout.return-url.length@request',
+      ]);
+    }
+  });
+
+  it('counts a character outside the Basic Multilingual Plane as two units: 512 code points can be 513 units', () => {
+    const url = `${ofLength(511)}😀`;
+    expect([...url].length).toBe(512);
+    expect(url.length).toBe(513);
+    expect(failing(checkoutPost('json', withReturnUrl(url), echoing(url), 400))).toEqual([
+      'checkout.return-url.length@request',
+    ]);
+  });
+
+  it('flags a 2xx answer to an out-of-range ReturnUrl as the service breaking the rule too', () => {
+    const url = ofLength(513);
+    expect(failing(checkoutPost('json', withReturnUrl(url), echoing(url), 201))).toEqual([
+      'checkout.return-url.length@request',
+      'checkout.return-url.length@response',
+    ]);
+  });
+
+  it('reads the ReturnUrl of an XML request too', () => {
+    const xml = checkoutRequestXml().replace(/<ReturnUrl>[^<]*</, '<ReturnUrl>a://<');
+    expect(failing(checkoutPost('xml', xml, undefined, 400))).toEqual(['checkout.return-url.length@request']);
+  });
+});
+
+describe('checkout.response.schema and checkout.get.shape', () => {
+  it('fails a missing Amount, a string Amount, and a non-string Country', () => {
+    expect(
+      failing(
+        checkoutPost(
+          'json',
+          undefined,
+          jsonResponse((b) => {
+            delete b.amount;
+          }),
+        ),
+      ),
+    ).toEqual(['checkout.response.schema@response']);
+    expect(
+      failing(
+        checkoutPost(
+          'json',
+          undefined,
+          jsonResponse((b) => {
+            b.amount = '22.49';
+          }),
+        ),
+      ),
+    ).toEqual(['checkout.response.schema@response']);
+    expect(
+      failing(
+        checkoutPost(
+          'json',
+          undefined,
+          jsonResponse((b) => {
+            b.billing.address.country = 31;
+          }),
+        ),
+      ),
+    ).toEqual(['checkout.echo@response', 'checkout.response.schema@response']);
+  });
+
+  it('reads an XML Amount as xs:decimal: 100.0 holds, 22,49 does not', () => {
+    const amount = (text: string) =>
+      checkoutResponseXml().replace('<Amount>22.49</Amount>', `<Amount>${text}</Amount>`);
+    expect(failing(checkoutPost('xml', undefined, amount('100.0')))).toEqual([]);
+    expect(failing(checkoutPost('xml', undefined, amount('-.5')))).toEqual([]);
+    const violations = validateExchange(checkoutPost('xml', undefined, amount('22,49')));
+    expect(violations.map((v) => v.rule)).toEqual(['checkout.response.schema']);
+    expect(violations[0]?.path).toBe('/Amount');
+  });
+
+  it('accepts an absent or nil ReturnUrl when none was sent', () => {
+    const request = JSON.stringify({ billing: JSON.parse(checkoutRequestJson()).billing });
+    expect(
+      failing(
+        checkoutPost(
+          'json',
+          request,
+          jsonResponse((b) => {
+            delete b.returnUrl;
+          }),
+        ),
+      ),
+    ).toEqual([]);
+    expect(
+      failing(
+        checkoutPost(
+          'json',
+          request,
+          jsonResponse((b) => {
+            b.returnUrl = null;
+          }),
+        ),
+      ),
+    ).toEqual([]);
+    const nilXml = checkoutResponseXml().replace(/<ReturnUrl>[^<]*<\/ReturnUrl>/, '<ReturnUrl xsi:nil="true" />');
+    expect(
+      failing(checkoutPost('xml', checkoutRequestXml().replace(/\s*<ReturnUrl>[^<]*<\/ReturnUrl>/, ''), nilXml)),
+    ).toEqual([]);
+  });
+
+  it('judges a GET answer under checkout.get.shape', () => {
+    expect(
+      failing(
+        checkoutGet(
+          'json',
+          jsonResponse((b) => {
+            delete b.paymentUrl;
+          }),
+        ),
+      ),
+    ).toEqual(['checkout.get.shape@response']);
+    expect(failing(checkoutGet('xml', checkoutResponseXml().replace(/<Status>Open<\/Status>/, '')))).toEqual([
+      'checkout.get.shape@response',
+    ]);
+  });
+
+  it('fails a 2xx answer without a body', () => {
+    const exchange = checkoutPost('json');
+    exchange.response!.body = { size: 0, text: '' };
+    expect(failing(exchange)).toEqual(['checkout.response.schema@response']);
+  });
+});
+
+describe('checkout.response.extra', () => {
+  it('lists unnamed members as an observation, never a failure', () => {
+    const violations = validateExchange(
+      checkoutPost(
+        'xml',
+        undefined,
+        checkoutResponseXml().replace('</Country>', '</Country>\n      <Email>a@b.c</Email>'),
+      ),
+    );
+    expect(violations).toEqual([
+      expect.objectContaining({ rule: 'checkout.response.extra', severity: 'observe', path: '/Billing/Address/Email' }),
+    ]);
+  });
+});
+
+describe('checkout status, echo, PaymentUrl, country', () => {
+  it('checkout.status.open: a POST answered with another status', () => {
+    expect(
+      failing(
+        checkoutPost(
+          'json',
+          undefined,
+          jsonResponse((b) => {
+            b.status = 'Successful';
+          }),
+        ),
+      ),
+    ).toEqual(['checkout.status.open@response']);
+    // A GET may answer any known status.
+    expect(
+      failing(
+        checkoutGet(
+          'json',
+          jsonResponse((b) => {
+            b.status = 'Successful';
+          }),
+        ),
+      ),
+    ).toEqual([]);
+  });
+
+  it('checkout.status.known: an unknown value is named', () => {
+    const violations = validateExchange(
+      checkoutGet(
+        'json',
+        jsonResponse((b) => {
+          b.status = 'Pending';
+        }),
+      ),
+    );
+    expect(violations.map((v) => v.rule)).toContain('checkout.status.known');
+    expect(violations.find((v) => v.rule === 'checkout.status.known')?.message).toContain('"Pending"');
+  });
+
+  it('checkout.echo: an altered ReturnUrl or address field', () => {
+    expect(
+      failing(
+        checkoutPost(
+          'json',
+          undefined,
+          jsonResponse((b) => {
+            b.returnUrl += '&x=1';
+          }),
+        ),
+      ),
+    ).toEqual(['checkout.echo@response']);
+    expect(failing(checkoutPost('xml', undefined, checkoutResponseXml().replace('9700 GE', '9700GE')))).toEqual([
+      'checkout.echo@response',
+    ]);
+  });
+
+  it('checkout.payment-url: relative or non-http', () => {
+    expect(
+      failing(
+        checkoutPost(
+          'json',
+          undefined,
+          jsonResponse((b) => {
+            b.paymentUrl = '/payments/abc/start';
+          }),
+        ),
+      ),
+    ).toEqual(['checkout.payment-url@response']);
+    expect(
+      failing(
+        checkoutPost(
+          'json',
+          undefined,
+          jsonResponse((b) => {
+            b.paymentUrl = 'ftp://x.test/p';
+          }),
+        ),
+      ),
+    ).toEqual(['checkout.payment-url@response']);
+  });
+
+  it('checkout.country-code: a name or lower-case code', () => {
+    const request = (country: string) =>
+      JSON.stringify({
+        ...JSON.parse(checkoutRequestJson()),
+        billing: { address: { ...JSON.parse(checkoutRequestJson()).billing.address, country } },
+      });
+    const response = (country: string) =>
+      jsonResponse((b) => {
+        b.billing.address.country = country;
+      });
+    expect(failing(checkoutPost('json', request('nl'), response('nl')))).toEqual(['checkout.country-code@response']);
+    expect(failing(checkoutPost('json', request('NLD'), response('NLD')))).toEqual(['checkout.country-code@response']);
+    expect(failing(checkoutPost('json', request('DE'), response('DE')))).toEqual([]);
+  });
+});
+
+describe('checkout.get.consistent', () => {
+  it('fails a GET that answers other values than the POST to the same code set', () => {
+    const state = new CheckoutState();
+    expect(failing(checkoutPost('json'), state)).toEqual([]);
+    expect(failing(checkoutGet('json'), state)).toEqual([]);
+    expect(
+      failing(
+        checkoutGet(
+          'json',
+          jsonResponse((b) => {
+            b.returnUrl = 'https://stale.test/x';
+          }),
+        ),
+        state,
+      ),
+    ).toEqual(['checkout.get.consistent@response']);
+  });
+
+  it('says nothing of a GET without an earlier POST', () => {
+    expect(
+      failing(
+        checkoutGet(
+          'json',
+          jsonResponse((b) => {
+            b.returnUrl = 'https://other.test/x';
+          }),
+        ),
+        new CheckoutState(),
+      ),
+    ).toEqual([]);
+  });
+});

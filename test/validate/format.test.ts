@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { validateExchange } from '../../src/validate/index.js';
+import { parseXml } from '../../src/validate/xml.js';
+import {
+  checkoutGet,
+  checkoutPost,
+  checkoutResponseJson,
+  checkoutResponseXml,
+  JSON_TYPE,
+} from '../helpers/exchanges.js';
+
+const failing = (exchange: Parameters<typeof validateExchange>[0]) =>
+  validateExchange(exchange)
+    .filter((v) => v.severity !== 'observe')
+    .map((v) => `${v.rule}@${v.side}`)
+    .sort();
+
+describe('format.well-formed', () => {
+  it('flags a truncated JSON response and a malformed XML request', () => {
+    expect(failing(checkoutGet('json', checkoutResponseJson().slice(0, 40)))).toEqual(['format.well-formed@response']);
+    expect(failing(checkoutPost('xml', '<Checkout><ReturnUrl>x</Checkout>', undefined, 400))).toEqual([
+      'format.well-formed@request',
+    ]);
+  });
+
+  it('refuses DOCTYPE and entity declarations without expanding them', () => {
+    const bomb = `<?xml version="1.0"?><!DOCTYPE Checkout [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><Checkout><ReturnUrl>&b;</ReturnUrl></Checkout>`;
+    const violations = validateExchange(checkoutPost('xml', bomb, undefined, 400));
+    expect(violations.map((v) => v.rule)).toEqual(['format.well-formed']);
+    expect(violations[0]?.message).toContain('DOCTYPE and entity declarations are not accepted');
+    expect(parseXml('<a>&ext;</a>')).toEqual({ ok: false, error: expect.stringContaining('undeclared entity &ext;') });
+  });
+
+  it('decodes the predefined entities and character references in text', () => {
+    const parsed = parseXml('<A x="&quot;1&quot;">a &amp; b &#x41;&#66;<![CDATA[<c>]]></A>');
+    expect(parsed.ok && parsed.root.text).toBe('a & b AB<c>');
+    expect(parsed.ok && parsed.root.attributes[0]?.value).toBe('"1"');
+  });
+
+  it('flags an element whose prefix is not bound', () => {
+    const violations = validateExchange(checkoutGet('xml', checkoutResponseXml().replace('xsi:nil', 'q:nil')));
+    expect(violations.map((v) => v.rule)).toEqual(['format.well-formed']);
+  });
+});
+
+describe('format.response-content-type', () => {
+  it('flags XML labelled as JSON and JSON labelled text/plain', () => {
+    const xmlAsJson = checkoutGet('xml');
+    xmlAsJson.response!.headers['content-type'] = JSON_TYPE;
+    expect(failing(xmlAsJson)).toEqual(['format.response-content-type@response']);
+    const jsonAsText = checkoutGet('json');
+    jsonAsText.response!.headers['content-type'] = 'text/plain';
+    expect(failing(jsonAsText)).toEqual(['format.response-content-type@response']);
+  });
+
+  it('accepts text/xml, +json and charset spellings', () => {
+    const textXml = checkoutGet('xml');
+    textXml.response!.headers['content-type'] = 'text/xml';
+    expect(failing(textXml)).toEqual([]);
+    const problem = checkoutGet('json');
+    problem.response!.headers['content-type'] = 'application/problem+json;charset=UTF-8';
+    expect(failing(problem)).toEqual([]);
+  });
+});
+
+describe('format.json and format.xml', () => {
+  it('flags Accept: application/json answered in XML', () => {
+    const exchange = checkoutGet('xml');
+    exchange.request.headers.accept = 'application/json';
+    expect(failing(exchange)).toEqual(['format.json@response']);
+  });
+
+  it('flags Accept: application/xml answered in JSON, also for an error body', () => {
+    const exchange = checkoutGet('json', '{"message":"not found"}', 404);
+    exchange.request.headers.accept = 'application/xml';
+    expect(failing(exchange)).toEqual(['format.xml@response']);
+  });
+
+  it('follows q-values: application/json;q=0.5, application/xml wants XML', () => {
+    const exchange = checkoutGet('xml');
+    exchange.request.headers.accept = 'application/json;q=0.5, application/xml';
+    expect(failing(exchange)).toEqual([]);
+  });
+});
+
+describe('format.xml-request', () => {
+  it('flags a 415 to a well-formed XML checkout request, not a 400', () => {
+    const error = '<Error><Message>unsupported</Message></Error>';
+    expect(failing(checkoutPost('xml', undefined, error, 415))).toEqual(['format.xml-request@response']);
+    expect(failing(checkoutPost('xml', undefined, error, 406))).toEqual(['format.xml-request@response']);
+    expect(failing(checkoutPost('xml', undefined, error, 400))).toEqual([]);
+    // A malformed XML request may be refused any way the service likes.
+    expect(failing(checkoutPost('xml', '<Checkout>', error, 415))).toEqual(['format.well-formed@request']);
+  });
+});
+
+describe('http.no-server-error', () => {
+  it('flags every 5xx', () => {
+    expect(failing(checkoutGet('json', '{"message":"boom"}', 500))).toEqual(['http.no-server-error@response']);
+    expect(failing(checkoutGet('json', '{"message":"unavailable"}', 503))).toEqual(['http.no-server-error@response']);
+    expect(failing(checkoutGet('json', '{"message":"nope"}', 404))).toEqual([]);
+  });
+});
