@@ -2,6 +2,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { TOOL_VERSION } from '../contract/package-root.js';
 import { rulesCommand } from './rules-command.js';
+import { serveCommand } from './serve-command.js';
 import { UsageError } from './usage-error.js';
 
 // Exit codes are a contract (CLI.md): 0 every rule held, 1 a rule failed, 2 the run could not be
@@ -32,13 +33,14 @@ const cli = yargs(hideBin(process.argv))
   .alias('h', 'help')
   .wrap(Math.min(110, process.stdout.columns || 110))
   .fail((message, error) => {
-    if (error && !(error instanceof UsageError)) fail(error.message, error);
-    fail(`${message ?? error?.message}; see --help`);
+    // yargs' own complaints (unknown option, missing value) come without an error object.
+    if (error) fail(error.message, error instanceof UsageError ? undefined : error);
+    fail(`${message}; see --help`);
   });
 
 rulesCommand(cli);
+serveCommand(cli);
 cli.command(['run', '$0'], 'Run the conformance suite against a service', {}, notYet('run'));
-cli.command('serve', 'Start the embedded reference service', {}, notYet('serve'));
 cli.command('proxy', 'Run a recording, validating reverse proxy', {}, notYet('proxy'));
 cli.command('validate <files..>', 'Validate recorded traffic (NDJSON, HAR)', {}, notYet('validate'));
 

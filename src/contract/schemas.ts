@@ -33,8 +33,9 @@ export const schemas: Record<SchemaName, JsonSchema> = Object.fromEntries(
 
 const byId = new Map<string, JsonSchema>(Object.values(schemas).map((schema) => [schema.$id ?? '', schema]));
 
-// unicode: false makes minLength/maxLength count UTF-16 code units, as the real service (.NET) does.
-const ajv = new Ajv2020({ allErrors: true, unicode: false, strict: true, strictRequired: false });
+// Ajv counts minLength/maxLength in code points; the real service (.NET) counts UTF-16 code units.
+// So string lengths that matter (ReturnUrl) are read from the schema and counted by the core itself.
+const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
 ajv.addKeyword({ keyword: 'x-xml', schemaType: 'object' });
 for (const schema of Object.values(schemas)) ajv.addSchema(schema);
 

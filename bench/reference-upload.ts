@@ -1,0 +1,53 @@
+import { Readable } from 'node:stream';
+import { request } from 'undici';
+import { MiB, processMemory } from './process-memory.js';
+import { startListening, stop } from './start-cli.js';
+
+// Streams a generated PDF of `size` bytes to the reference service (`serve`) and measures how much
+// the service's peak memory (VmHWM) grows: uploads must be streamed to disk, never held whole.
+
+function pdfStream(size: number): Readable {
+  const chunk = Buffer.alloc(MiB, 0x20);
+  Buffer.from('%PDF-1.7\n').copy(chunk);
+  let sent = 0;
+  return new Readable({
+    read() {
+      if (sent >= size) return this.push(null);
+      const n = Math.min(chunk.length, size - sent);
+      // Only the first chunk carries the magic bytes; the rest is filler.
+      this.push(sent === 0 ? chunk.subarray(0, n) : Buffer.alloc(n, 0x20));
+      sent += n;
+    },
+  });
+}
+
+export async function benchReferenceUpload(size = 1024 * MiB) {
+  const { child, url } = await startListening(['serve', '--port', '0']);
+  try {
+    const order = await request(`${url}orders`, { method: 'POST' });
+    const uploadUrl = ((await order.body.json()) as { items: { files: { content: { uploadUrl: string } } }[] })
+      .items[0]!.files.content.uploadUrl;
+    const before = processMemory(child.pid!);
+    const started = performance.now();
+    const answer = await request(uploadUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/pdf', 'content-length': String(size) },
+      body: pdfStream(size),
+    });
+    const text = await answer.body.text();
+    const seconds = (performance.now() - started) / 1000;
+    const after = processMemory(child.pid!);
+    if (answer.statusCode !== 200) throw new Error(`upload answered ${answer.statusCode}: ${text}`);
+    return {
+      sizeMiB: size / MiB,
+      status: answer.statusCode,
+      seconds: Number(seconds.toFixed(2)),
+      throughputMiBs: Number((size / MiB / seconds).toFixed(1)),
+      peakBeforeMiB: Number((before.hwm / MiB).toFixed(1)),
+      peakAfterMiB: Number((after.hwm / MiB).toFixed(1)),
+      peakGrowthMiB: Number(((after.hwm - before.hwm) / MiB).toFixed(1)),
+    };
+  } finally {
+    await stop(child);
+  }
+}

@@ -1,0 +1,66 @@
+import type { Argv } from 'yargs';
+import { DEFAULT_MAX_UPLOAD, startReferenceService } from '../reference/service.js';
+import { parseByteSize } from './byte-size.js';
+import { UsageError } from './usage-error.js';
+
+export function serveCommand(yargs: Argv) {
+  return yargs.command(
+    'serve',
+    'Start the embedded reference service (JSON and XML, as the real service speaks them)',
+    (y) =>
+      y
+        .option('port', { type: 'number', default: 0, describe: 'Port to listen on (0: any free port)' })
+        .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
+        .option('max-upload', {
+          type: 'string',
+          default: '2GiB',
+          describe: 'Largest upload accepted (bytes, or with KiB/MiB/GiB)',
+        })
+        .option('token', {
+          type: 'string',
+          describe: 'Require Authorization: Bearer <token> (env PRINT_CONFORMANCE_SERVE_TOKEN)',
+        })
+        .option('client-id', { type: 'string', describe: 'Require tokens from POST oauth issued to this client' })
+        .option('client-secret', {
+          type: 'string',
+          describe: 'The secret of --client-id (env PRINT_CONFORMANCE_SERVE_CLIENT_SECRET)',
+        })
+        .example('$0 serve --port 8080', 'serve on http://127.0.0.1:8080/v2/'),
+    async (argv) => {
+      if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535)
+        throw new UsageError(`--port ${argv.port} is not a port number`);
+      const maxUploadBytes = parseByteSize(argv['max-upload'] ?? String(DEFAULT_MAX_UPLOAD), '--max-upload');
+      const clientSecret = argv['client-secret'] ?? process.env.PRINT_CONFORMANCE_SERVE_CLIENT_SECRET;
+      if (argv['client-id'] !== undefined && clientSecret === undefined)
+        throw new UsageError('--client-id needs --client-secret');
+      let service: Awaited<ReturnType<typeof startReferenceService>>;
+      try {
+        service = await startReferenceService({
+          port: argv.port,
+          host: argv.host,
+          maxUploadBytes,
+          token: argv.token ?? process.env.PRINT_CONFORMANCE_SERVE_TOKEN,
+          clientId: argv['client-id'],
+          clientSecret,
+        });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EADDRINUSE')
+          throw new UsageError(`port ${argv.port} on ${argv.host} is in use; choose another with --port`);
+        if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+          throw new UsageError(`cannot listen on ${argv.host}; use an address of this machine`);
+        throw error;
+      }
+      process.stdout.write(`listening on ${service.baseUrl}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          service.close().then(resolve);
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+    },
+  );
+}

@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { type Dispatcher, request as undiciRequest } from 'undici';
+import type { Exchange, Headers, RecordedBody } from '../validate/exchange.js';
+import { MAGIC_LENGTH } from '../validate/magic.js';
+
+// The suite's one way to speak to a service: every call comes back as an Exchange, so the core
+// judges exactly what went over the wire.
+
+export interface Outgoing {
+  method: string;
+  url: string;
+  headers?: Headers;
+  body?: Buffer | string;
+}
+
+/** Answers larger than this are not kept whole (the service's answers are small documents). */
+const KEEP_LIMIT = 8 * 1024 * 1024;
+
+function isText(type: string | undefined): boolean {
+  if (!type) return true;
+  return /json|xml|text\/|x-www-form-urlencoded/i.test(type);
+}
+
+export function recordBody(bytes: Buffer, contentType: string | undefined, keepBinary = true): RecordedBody {
+  const body: RecordedBody = { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+  if (bytes.length > KEEP_LIMIT) {
+    body.headBase64 = bytes.subarray(0, 64).toString('base64');
+    body.skipped = 'too large';
+  } else if (isText(contentType)) body.text = bytes.toString('utf8');
+  else if (keepBinary) body.base64 = bytes.toString('base64');
+  else body.headBase64 = bytes.subarray(0, Math.max(MAGIC_LENGTH, 64)).toString('base64');
+  return body;
+}
+
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): Headers {
+  const out: Headers = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+export class TransportError extends Error {
+  constructor(
+    message: string,
+    readonly exchange: Exchange,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Sends one request and returns it with its answer as an Exchange. A transport failure (refused,
+ * reset, timeout) comes back as an Exchange without response and with `error` set.
+ */
+export async function send(outgoing: Outgoing, dispatcher?: Dispatcher, timeoutMs = 30_000): Promise<Exchange> {
+  const headers = { ...outgoing.headers };
+  const bodyBytes = outgoing.body === undefined ? undefined : Buffer.from(outgoing.body);
+  const exchange: Exchange = {
+    startedAt: new Date().toISOString(),
+    request: { method: outgoing.method, url: outgoing.url, headers: flattenHeaders(headers) },
+  };
+  // Uploads are kept as their first bytes only: the suite knows what it sent.
+  if (bodyBytes) exchange.request.body = recordBody(bodyBytes, headers['content-type'], bodyBytes.length <= 64 * 1024);
+  const started = performance.now();
+  try {
+    const answer = await undiciRequest(outgoing.url, {
+      method: outgoing.method as Dispatcher.HttpMethod,
+      headers,
+      body: bodyBytes,
+      dispatcher,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    const bytes = Buffer.from(await answer.body.arrayBuffer());
+    const responseHeaders = flattenHeaders(answer.headers);
+    exchange.response = {
+      status: answer.statusCode,
+      headers: responseHeaders,
+      body: recordBody(bytes, responseHeaders['content-type']),
+    };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    exchange.error = `${(error as Error).message}${cause ? ` (${cause})` : ''}`;
+  }
+  exchange.durationMs = Math.round(performance.now() - started);
+  return exchange;
+}

@@ -1,0 +1,27 @@
+import type { IncomingMessage } from 'node:http';
+import { HttpError } from './http-error.js';
+
+/** Reads a small (JSON, XML, form) body whole, refusing more than `limit` bytes with 413. */
+export async function readSmallBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    throw new HttpError(413, `request body of ${declared} bytes is over the ${limit}-byte limit`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new HttpError(413, `request body is over the ${limit}-byte limit`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Valid UTF-8 or a 400: a body the service cannot read as text is the client's fault. */
+export function decodeUtf8(bytes: Buffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new HttpError(400, 'request body is not valid UTF-8', ['Send JSON or XML encoded as UTF-8.']);
+  }
+}

@@ -1,0 +1,349 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { formatOfMediaType, readDocument } from '../validate/document.js';
+import { mediaType } from '../validate/exchange.js';
+import { fileKindOf } from '../validate/magic.js';
+import { modelOf } from '../validate/model.js';
+import { CONFORMANT, type Dialect, type OutgoingAnswer } from './dialect.js';
+import { HttpError } from './http-error.js';
+import { decodeUtf8, readSmallBody } from './request-body.js';
+import { Responder } from './responder.js';
+import { type CheckoutRecord, ReferenceStore } from './store.js';
+import { type ReceivedFile, receiveMultipartUpload, receiveRawUpload } from './upload-receiver.js';
+import { NOT_XML_CHARACTER } from './xml-writer.js';
+
+export interface ReferenceOptions {
+  host?: string;
+  port?: number;
+  /** Largest upload accepted, in bytes (default 2 GiB). */
+  maxUploadBytes?: number;
+  /** When set, every request but POST oauth needs `Authorization: Bearer <token>`. */
+  token?: string;
+  /** When set, POST oauth issues tokens only to this client, and tokens are required. */
+  clientId?: string;
+  clientSecret?: string;
+  dialect?: Partial<Dialect>;
+}
+
+export interface ReferenceService {
+  /** The base URL: what `run --base-url` takes; ends in "/". */
+  baseUrl: string;
+  server: Server;
+  store: ReferenceStore;
+  close(): Promise<void>;
+}
+
+const BASE_PATH = '/v2/';
+const SMALL_BODY_LIMIT = 1024 * 1024;
+export const DEFAULT_MAX_UPLOAD = 2 * 1024 ** 3;
+const ADDRESS_FIELDS = ['name', 'line1', 'postCode', 'city', 'country'];
+
+function sameSecret(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+export async function startReferenceService(options: ReferenceOptions = {}): Promise<ReferenceService> {
+  const dialect: Dialect = { ...CONFORMANT, ...options.dialect };
+  const store = new ReferenceStore();
+  const uploadFolder = mkdtempSync(join(tmpdir(), 'print-conformance-uploads-'));
+  const maxUpload = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD;
+  const issuedTokens = new Set<string>();
+  const authRequired = Boolean(options.token || options.clientId);
+
+  const baseOf = (request: IncomingMessage) => `http://${request.headers.host ?? 'localhost'}${BASE_PATH}`;
+
+  function checkoutModel(record: CheckoutRecord, base: string): Record<string, unknown> {
+    const model: Record<string, unknown> = {
+      amount: record.amount,
+      status: record.status,
+      paymentUrl: `${base}payments/${record.paymentId}/start`,
+    };
+    if (record.returnUrl !== undefined) model.returnUrl = record.returnUrl;
+    model.billing = { address: { ...record.address, ...dialect.extraAddressMembers } };
+    return model;
+  }
+
+  function authorised(request: IncomingMessage): boolean {
+    if (!authRequired) return true;
+    const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+    if (!match?.[1]) return false;
+    const given = match[1];
+    return (options.token !== undefined && sameSecret(given, options.token)) || issuedTokens.has(given);
+  }
+
+  async function readCheckoutRequest(
+    request: IncomingMessage,
+  ): Promise<{ returnUrl?: string; address: Record<string, string> }> {
+    const type = mediaType(request.headers['content-type']);
+    const format = formatOfMediaType(type);
+    if (!format || (format === 'xml' && !dialect.acceptXmlRequests)) {
+      throw new HttpError(415, `request Content-Type ${type ?? '(none)'} is not supported`, [
+        dialect.acceptXmlRequests ? 'Send application/json or application/xml.' : 'Send application/json.',
+      ]);
+    }
+    const text = decodeUtf8(await readSmallBody(request, SMALL_BODY_LIMIT));
+    if (text.trim() === '') return { address: {} };
+    const read = readDocument(text, format);
+    if (!read.ok) throw new HttpError(400, read.error, [`Send a well-formed ${format.toUpperCase()} checkout.`]);
+    if (read.document.format === 'xml' && read.document.root.local !== 'Checkout') {
+      throw new HttpError(400, `root element <${read.document.root.name}> is not <Checkout>`);
+    }
+    const model = modelOf(read.document, 'checkout-request');
+    if (model === null || typeof model !== 'object' || Array.isArray(model)) {
+      throw new HttpError(400, 'the checkout must be an object');
+    }
+    const { returnUrl, billing } = model as { returnUrl?: unknown; billing?: unknown };
+    const out: { returnUrl?: string; address: Record<string, string> } = { address: {} };
+    if (returnUrl !== undefined && returnUrl !== null) {
+      if (typeof returnUrl !== 'string') throw new HttpError(400, 'returnUrl must be a string');
+      if (returnUrl.length < dialect.returnUrlMin || returnUrl.length > dialect.returnUrlMax) {
+        throw new HttpError(
+          400,
+          `returnUrl has ${returnUrl.length} characters; allowed ${dialect.returnUrlMin} to ${dialect.returnUrlMax}`,
+          ['The length is counted in UTF-16 code units.'],
+        );
+      }
+      out.returnUrl = returnUrl;
+    }
+    if (billing !== undefined && billing !== null) {
+      const address = (billing as { address?: unknown }).address;
+      if (
+        typeof billing !== 'object' ||
+        Array.isArray(billing) ||
+        (address !== undefined && (address === null || typeof address !== 'object' || Array.isArray(address)))
+      ) {
+        throw new HttpError(400, 'billing must be an object with an address object');
+      }
+      for (const field of ADDRESS_FIELDS) {
+        const value = (address as Record<string, unknown> | undefined)?.[field];
+        if (value === undefined || value === null) continue;
+        if (typeof value !== 'string') throw new HttpError(400, `billing.address.${field} must be a string`);
+        out.address[field] = value;
+      }
+    }
+    for (const value of [out.returnUrl ?? '', ...Object.values(out.address)]) {
+      if (NOT_XML_CHARACTER.test(value))
+        throw new HttpError(400, 'a field holds a control character', ['Remove control characters.']);
+    }
+    return out;
+  }
+
+  async function receiveUpload(request: IncomingMessage): Promise<ReceivedFile> {
+    const type = mediaType(request.headers['content-type']);
+    if (type === 'multipart/form-data') {
+      if (!dialect.acceptMultipart)
+        throw new HttpError(415, 'multipart/form-data is not supported', ['Send the raw file.']);
+      return receiveMultipartUpload(request, uploadFolder, maxUpload, dialect.uploadTypes);
+    }
+    if (!type || !dialect.uploadTypes.includes(type)) {
+      throw new HttpError(415, `Content-Type ${type ?? '(none)'} is not a supported file type`, [
+        `Send one of: ${dialect.uploadTypes.join(', ')}.`,
+      ]);
+    }
+    return { ...(await receiveRawUpload(request, uploadFolder, maxUpload)), declaredType: type };
+  }
+
+  async function handle(request: IncomingMessage, responder: Responder, segments: string[]) {
+    const method = request.method ?? 'GET';
+    const base = baseOf(request);
+    const [resource, code, extra] = segments;
+    const allow = (...methods: string[]) => {
+      if (!methods.includes(method))
+        throw new HttpError(405, `${method} is not allowed here`, [`Use ${methods.join(' or ')}.`], {
+          allow: methods.join(', '),
+        });
+    };
+
+    if (resource === 'oauth' && code === undefined) {
+      allow('POST');
+      const form = new URLSearchParams(decodeUtf8(await readSmallBody(request, SMALL_BODY_LIMIT)));
+      if (form.get('grant_type') !== 'client_credentials')
+        throw new HttpError(400, 'grant_type must be client_credentials');
+      if (
+        options.clientId !== undefined &&
+        (form.get('client_id') !== options.clientId ||
+          !sameSecret(form.get('client_secret') ?? '', options.clientSecret ?? ''))
+      ) {
+        throw new HttpError(401, 'invalid client credentials');
+      }
+      const token = randomBytes(24).toString('base64url');
+      issuedTokens.add(token);
+      responder.plainJson(200, { access_token: token, token_type: 'bearer', expires_in: 14399, scope: 'orders' });
+      return;
+    }
+
+    if (!authorised(request)) {
+      throw new HttpError(
+        401,
+        'missing, expired or invalid access token',
+        ['Get a token from POST oauth and send it as Authorization: Bearer.'],
+        { 'www-authenticate': 'Bearer' },
+      );
+    }
+
+    if (resource === 'orders' && code === undefined) {
+      allow('POST');
+      const text = decodeUtf8(await readSmallBody(request, SMALL_BODY_LIMIT));
+      let items: { productId: string; quantity: number }[] = [{ productId: 'boek-a5-250', quantity: 1 }];
+      if (text.trim() !== '') {
+        let body: { items?: { productId?: unknown; quantity?: unknown }[] };
+        try {
+          body = JSON.parse(text);
+        } catch {
+          throw new HttpError(400, 'the order is not valid JSON');
+        }
+        if (Array.isArray(body?.items) && body.items.length > 0) {
+          items = body.items.map((item) => ({
+            productId: typeof item?.productId === 'string' ? item.productId : 'boek-a5-250',
+            quantity: typeof item?.quantity === 'number' && item.quantity > 0 ? item.quantity : 1,
+          }));
+        }
+      }
+      const order = store.placeOrder(items);
+      responder.plainJson(201, orderView(order.id, base), { location: `${base}orders/${order.id}` });
+      return;
+    }
+
+    if (resource === 'orders' && code !== undefined && extra === undefined) {
+      allow('GET');
+      if (!store.orders.has(code)) throw new HttpError(404, `no order ${code}`);
+      responder.plainJson(200, orderView(code, base));
+      return;
+    }
+
+    if (resource === 'checkout' && code !== undefined && extra === undefined) {
+      allow('GET', 'POST');
+      const record = store.checkouts.get(code);
+      if (!record) {
+        if (method === 'POST') request.resume();
+        throw new HttpError(404, 'unknown checkout code', ['Use the checkout URL given by the order.']);
+      }
+      if (method === 'POST') {
+        const sent = await readCheckoutRequest(request);
+        record.returnUrl = sent.returnUrl;
+        record.address = sent.address;
+        record.status = 'Open';
+        record.setUp = true;
+        const headers: Record<string, string> =
+          dialect.setUpStatus === 201 ? { location: `${base}checkout/${code}` } : {};
+        responder.resource(dialect.setUpStatus, 'checkout', checkoutModel(record, base), headers);
+      } else {
+        responder.resource(200, 'checkout', checkoutModel(record, base));
+      }
+      return;
+    }
+
+    if (resource === 'files' && code !== undefined && extra === undefined) {
+      allow('POST');
+      const slot = store.uploads.get(code);
+      if (!slot) {
+        request.resume();
+        throw new HttpError(404, 'unknown upload code', ['Use the upload URL given by the order.']);
+      }
+      const file = await receiveUpload(request);
+      const kind = fileKindOf(file.head);
+      if (!kind) {
+        rmSync(file.path, { force: true });
+        throw new HttpError(400, 'the file is not a PDF, PNG or JPEG', [
+          'Check the file; its first bytes name no supported type.',
+        ]);
+      }
+      // The file is kept while the service runs (the folder goes at close); a new upload replaces it.
+      if (slot.path) rmSync(slot.path, { force: true });
+      slot.path = file.path;
+      slot.status = 'Uploaded';
+      slot.fileType = kind;
+      slot.size = file.size;
+      responder.resource(200, 'upload-result', { fileName: slot.role, fileType: kind });
+      return;
+    }
+
+    if (method !== 'GET' && method !== 'HEAD') request.resume();
+    throw new HttpError(404, `nothing at ${request.url}`, [`The interface lives under ${BASE_PATH}.`]);
+  }
+
+  function orderView(id: string, base: string) {
+    const order = store.orders.get(id);
+    if (!order) throw new HttpError(404, `no order ${id}`);
+    return {
+      id: order.id,
+      status: 'Created',
+      checkout: { setupUrl: `${base}checkout/${order.checkout}` },
+      items: order.items.map((item) => {
+        const file = (code: string) => {
+          const slot = store.uploads.get(code);
+          return slot?.status === 'Uploaded'
+            ? { status: 'Uploaded' }
+            : { status: 'AwaitingUpload', uploadUrl: `${base}files/${code}` };
+        };
+        return {
+          productId: item.productId,
+          quantity: item.quantity,
+          files: { content: file(item.content), cover: file(item.cover) },
+        };
+      }),
+    };
+  }
+
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://reference.invalid');
+    const segments = url.pathname.startsWith(BASE_PATH)
+      ? url.pathname.slice(BASE_PATH.length).split('/').filter(Boolean)
+      : [];
+    const endpoint: OutgoingAnswer['endpoint'] =
+      segments[0] === 'checkout'
+        ? 'checkout'
+        : segments[0] === 'files'
+          ? 'upload'
+          : segments[0] === 'orders'
+            ? 'orders'
+            : segments[0] === 'oauth'
+              ? 'oauth'
+              : 'other';
+    const responder = new Responder(request, response, dialect, endpoint);
+    handle(request, responder, segments).catch((error: unknown) => {
+      if (error instanceof HttpError) {
+        responder.error(error.status, error.message, error.hints, {
+          ...error.headers,
+          ...(error.status === 413 ? { connection: 'close' } : {}),
+        });
+      } else {
+        responder.error(500, 'internal error', []);
+      }
+      // Whatever the client still sends after a refusal is read and dropped, so the socket stays usable.
+      if (!request.complete) request.resume();
+    });
+  });
+  server.requestTimeout = 0; // uploads of a gigabyte and more take their time
+  server.headersTimeout = 60_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  return {
+    baseUrl: `http://${host}:${address.port}${BASE_PATH}`,
+    server,
+    store,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => {
+          rmSync(uploadFolder, { recursive: true, force: true });
+          resolve();
+        });
+        server.closeAllConnections();
+      }),
+  };
+}

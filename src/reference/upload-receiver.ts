@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { join } from 'node:path';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
+import { mediaType } from '../validate/exchange.js';
+import { MAGIC_LENGTH } from '../validate/magic.js';
+import { HttpError } from './http-error.js';
+import { opaqueCode } from './store.js';
+
+// Uploads are streamed to a file in the service's temporary folder, never held whole in memory:
+// print files of hundreds of megabytes are normal. Only the first bytes are kept, for the type.
+
+export interface ReceivedFile {
+  path: string;
+  size: number;
+  head: Buffer;
+  sha256: string;
+  declaredType?: string;
+}
+
+/** Counts, hashes and keeps the first bytes of what flows through; stops past `limit`. */
+class Meter extends Transform {
+  size = 0;
+  head = Buffer.alloc(0);
+  readonly hash = createHash('sha256');
+
+  constructor(private readonly limit: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null, data?: Buffer) => void) {
+    this.size += chunk.length;
+    if (this.size > this.limit) {
+      done(new HttpError(413, `upload is over the ${this.limit}-byte limit`, ['Split or compress the file.']));
+      return;
+    }
+    if (this.head.length < MAGIC_LENGTH) this.head = Buffer.concat([this.head, chunk.subarray(0, MAGIC_LENGTH)]);
+    this.hash.update(chunk);
+    done(null, chunk);
+  }
+}
+
+async function store(source: Readable, folder: string, limit: number): Promise<ReceivedFile> {
+  const path = join(folder, opaqueCode(16));
+  const meter = new Meter(limit);
+  await pipeline(source, meter, createWriteStream(path));
+  return { path, size: meter.size, head: meter.head.subarray(0, MAGIC_LENGTH), sha256: meter.hash.digest('hex') };
+}
+
+export async function receiveRawUpload(request: IncomingMessage, folder: string, limit: number): Promise<ReceivedFile> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    throw new HttpError(413, `upload of ${declared} bytes is over the ${limit}-byte limit`, [
+      'Split or compress the file.',
+    ]);
+  }
+  return store(request, folder, limit);
+}
+
+/**
+ * Receives the file part of a multipart/form-data upload. The part's own Content-Type must be one
+ * of `allowed` (checked from its headers, before its bytes are read); other fields are ignored.
+ */
+export function receiveMultipartUpload(
+  request: IncomingMessage,
+  folder: string,
+  limit: number,
+  allowed: string[],
+): Promise<ReceivedFile> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: request.headers, limits: { files: 1, fileSize: limit + 1, fields: 50, parts: 60 } });
+    } catch (error) {
+      reject(new HttpError(400, `cannot read the multipart body: ${(error as Error).message}`));
+      return;
+    }
+    let stored: Promise<ReceivedFile> | undefined;
+    let refused: HttpError | undefined;
+    parser.on('file', (_name, stream, info) => {
+      const type = mediaType(info.mimeType);
+      if (!type || !allowed.includes(type)) {
+        refused = new HttpError(415, `file part type ${info.mimeType} is not supported`, [
+          `Send one of: ${allowed.join(', ')}.`,
+        ]);
+        stream.resume();
+        return;
+      }
+      stored = store(stream, folder, limit).then((file) => ({ ...file, declaredType: type }));
+      // Past the limit the part is cut off: answer at once rather than parse the rest of the body.
+      stored.catch((error) => {
+        request.unpipe(parser);
+        request.resume();
+        reject(error);
+      });
+    });
+    parser.on('error', (error: Error) =>
+      reject(new HttpError(400, `cannot read the multipart body: ${error.message}`)),
+    );
+    parser.on('close', () => {
+      if (refused) reject(refused);
+      else if (!stored)
+        reject(new HttpError(400, 'the multipart body has no file part', ['Add a part with a filename.']));
+      else stored.then(resolve, reject);
+    });
+    request.on('error', (error) => reject(new HttpError(400, `upload interrupted: ${error.message}`)));
+    request.pipe(parser);
+  });
+}

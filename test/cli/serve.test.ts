@@ -1,0 +1,45 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { BIN, runCli } from '../helpers/cli.js';
+
+describe('print-conformance serve', () => {
+  it('prints one "listening on <base-url>" line, serves, and stops cleanly on SIGTERM', async () => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    while (!stdout.includes('\n')) await once(child.stdout, 'data');
+    const match = /^listening on (http:\/\/127\.0\.0\.1:\d+\/v2\/)\n$/.exec(stdout);
+    expect(match).not.toBeNull();
+    const answer = await fetch(`${match?.[1]}orders`, { method: 'POST' });
+    expect(answer.status).toBe(201);
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+  });
+
+  it('says in one line that a port is in use, exit 2', async () => {
+    const blocker = createServer().listen(0, '127.0.0.1');
+    await once(blocker, 'listening');
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const result = await runCli(['serve', '--port', String(port)]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `print-conformance: port ${port} on 127.0.0.1 is in use; choose another with --port\n`,
+      );
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('refuses a bad --port and a bad --max-upload with exit 2', async () => {
+    expect((await runCli(['serve', '--port', '70000'])).code).toBe(2);
+    const size = await runCli(['serve', '--max-upload', 'lots']);
+    expect(size.code).toBe(2);
+    expect(size.stderr).toMatch(/--max-upload lots is not a size/);
+  });
+});
