@@ -2,6 +2,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { TOOL_VERSION } from '../contract/package-root.js';
 import { rulesCommand } from './rules-command.js';
+import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
 import { UsageError } from './usage-error.js';
 
@@ -38,9 +39,9 @@ const cli = yargs(hideBin(process.argv))
     fail(`${message}; see --help`);
   });
 
+runCommand(cli);
 rulesCommand(cli);
 serveCommand(cli);
-cli.command(['run', '$0'], 'Run the conformance suite against a service', {}, notYet('run'));
 cli.command('proxy', 'Run a recording, validating reverse proxy', {}, notYet('proxy'));
 cli.command('validate <files..>', 'Validate recorded traffic (NDJSON, HAR)', {}, notYet('validate'));
 

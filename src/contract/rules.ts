@@ -19,6 +19,8 @@ export interface Rule {
 
 const both = ['suite', 'traffic'] as const;
 const suiteOnly = ['suite'] as const;
+// The suite only sends correctly labelled files, so a mislabelled one can only come from traffic.
+const trafficOnly = ['traffic'] as const;
 
 export const RULES: readonly Rule[] = [
   {
@@ -250,7 +252,7 @@ export const RULES: readonly Rule[] = [
     title: 'Declared upload type matches the bytes',
     description:
       'The declared Content-Type of an upload (or of its multipart file part) matches the magic bytes of the body: %PDF- for application/pdf, the PNG signature for image/png, FF D8 FF for image/jpeg.',
-    scope: both,
+    scope: trafficOnly,
   },
   {
     id: 'format.well-formed',

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SchemaName } from '../contract/schemas.js';
+import { writeErrorXml, writeResourceXml } from '../contract/xml-writer.js';
 import { acceptedFormat } from '../validate/format.js';
 import type { Dialect, OutgoingAnswer } from './dialect.js';
-import { writeErrorXml, writeResourceXml } from './xml-writer.js';
 
 // Writes answers in the format the client asked for: JSON by default, XML when Accept prefers
 // application/xml or text/xml, as the real service selects by Accept.

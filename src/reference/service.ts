@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { NOT_XML_CHARACTER } from '../contract/xml-writer.js';
 import { formatOfMediaType, readDocument } from '../validate/document.js';
 import { mediaType } from '../validate/exchange.js';
 import { fileKindOf } from '../validate/magic.js';
@@ -14,7 +15,6 @@ import { decodeUtf8, readSmallBody } from './request-body.js';
 import { Responder } from './responder.js';
 import { type CheckoutRecord, ReferenceStore } from './store.js';
 import { type ReceivedFile, receiveMultipartUpload, receiveRawUpload } from './upload-receiver.js';
-import { NOT_XML_CHARACTER } from './xml-writer.js';
 
 export interface ReferenceOptions {
   host?: string;

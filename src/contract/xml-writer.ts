@@ -1,5 +1,5 @@
-import { propertiesOf, type SchemaName, schemas, xmlNameOf, xmlNilElementsOf, xmlRootOf } from '../contract/schemas.js';
 import { XSI_NAMESPACE } from '../validate/xml.js';
+import { propertiesOf, type SchemaName, schemas, xmlNameOf, xmlNilElementsOf, xmlRootOf } from './schemas.js';
 
 // Writes a resource as .NET's XmlSerializer does: declaration, the xsd/xsi namespaces on the root,
 // two-space indentation, PascalCase names derived from the JSON Schema, nil elements as

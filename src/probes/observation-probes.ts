@@ -1,0 +1,146 @@
+import { Readable } from 'node:stream';
+import { request } from 'undici';
+import { sniffFormat } from '../validate/document.js';
+import { bodyText, type Exchange, endpointOf, header } from '../validate/exchange.js';
+import { parseXml } from '../validate/xml.js';
+import type { ProbeRun } from './probe-run.js';
+import { SAMPLE_FILES } from './sample-files.js';
+
+// What the description leaves open, recorded for the report's service profile; never a verdict.
+
+function formatOf(exchange: Exchange): string {
+  const text = bodyText(exchange.response?.body);
+  if (!exchange.response) return `no answer (${exchange.error})`;
+  if (!text) return `empty body (${exchange.response.status})`;
+  return (
+    sniffFormat(text)?.toUpperCase() ??
+    `neither JSON nor XML (${header(exchange.response.headers, 'content-type') ?? 'no Content-Type'})`
+  );
+}
+
+/** A URL like `given` whose last segment (the opaque code) is one the service cannot know. */
+function withUnknownCode(given: string): string {
+  const url = new URL(given);
+  url.pathname = url.pathname.replace(/[^/]+\/?$/, `print-conformance-unknown-${Date.now().toString(36)}`);
+  return url.href;
+}
+
+function membersOf(exchange: Exchange): string {
+  const text = bodyText(exchange.response?.body) ?? '';
+  const format = sniffFormat(text);
+  if (format === 'json') {
+    try {
+      const value = JSON.parse(text);
+      return `JSON {${value && typeof value === 'object' ? Object.keys(value).join(', ') : typeof value}}`;
+    } catch {
+      return 'malformed JSON';
+    }
+  }
+  if (format === 'xml') {
+    const parsed = parseXml(text);
+    return parsed.ok
+      ? `XML <${parsed.root.name}> with ${parsed.root.children.map((c) => c.name).join(', ') || 'no children'}`
+      : 'malformed XML';
+  }
+  return text ? `text (${header(exchange.response?.headers, 'content-type') ?? 'no Content-Type'})` : 'no body';
+}
+
+export async function probeObservations(run: ProbeRun): Promise<void> {
+  const { checkoutUrl, uploadUrls } = run.config;
+  const plain = await run.probe({ method: 'GET', url: checkoutUrl }, { format: 'any' });
+  run.observe('observe.default-format', 'GET checkout without Accept', formatOf(plain));
+
+  const textXml = await run.probe(
+    { method: 'GET', url: checkoutUrl, headers: { accept: 'text/xml' } },
+    { format: 'any' },
+  );
+  run.observe('observe.text-xml', 'Accept: text/xml answered in', formatOf(textXml));
+
+  const unknownCheckout = await run.probe(
+    { method: 'GET', url: withUnknownCode(checkoutUrl), headers: { accept: 'application/json' } },
+    { format: 'any' },
+  );
+  run.observe(
+    'observe.unknown-code',
+    'GET checkout/{unknown}',
+    unknownCheckout.response?.status ?? unknownCheckout.error,
+  );
+  const uploadUrl = uploadUrls.content ?? uploadUrls.cover;
+  if (uploadUrl && !run.config.readOnly) {
+    const unknownUpload = await run.probe(
+      {
+        method: 'POST',
+        url: withUnknownCode(uploadUrl),
+        headers: { accept: 'application/json', 'content-type': 'application/pdf' },
+        body: SAMPLE_FILES.pdf,
+      },
+      { format: 'any' },
+    );
+    run.observe('observe.unknown-code', 'POST files/{unknown}', unknownUpload.response?.status ?? unknownUpload.error);
+  }
+
+  if (run.config.credentialHeaders.length > 0) {
+    const anonymous = await run.probe(
+      { method: 'GET', url: checkoutUrl, headers: { accept: 'application/json' } },
+      { format: 'any' },
+      false,
+    );
+    run.observe('observe.auth', 'GET checkout without credentials', anonymous.response?.status ?? anonymous.error);
+  } else {
+    run.observe('observe.auth', 'credentials', 'none configured');
+  }
+
+  if (run.config.uploadSize && uploadUrl && !run.config.readOnly) {
+    const size = run.config.uploadSize;
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    let sent = 0;
+    const body = new Readable({
+      read() {
+        if (sent >= size) return this.push(null);
+        const n = Math.min(chunk.length, size - sent);
+        this.push(
+          sent === 0 ? Buffer.concat([SAMPLE_FILES.pdf.subarray(0, 9), chunk.subarray(9, n)]) : chunk.subarray(0, n),
+        );
+        sent += n;
+      },
+    });
+    const started = performance.now();
+    try {
+      const answer = await request(uploadUrl, {
+        method: 'POST',
+        headers: {
+          ...run.config.headers,
+          'content-type': 'application/pdf',
+          'content-length': String(size),
+          accept: 'application/json',
+        },
+        body,
+      });
+      await answer.body.dump();
+      run.observe('observe.large-upload', `${size} bytes`, {
+        status: answer.statusCode,
+        seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
+      });
+    } catch (error) {
+      run.observe('observe.large-upload', `${size} bytes`, { error: (error as Error).message });
+    }
+  }
+}
+
+/** Status codes and error bodies, from every exchange the run made. */
+export function summariseExchanges(run: ProbeRun): void {
+  for (const exchange of run.exchanges) {
+    const endpoint = endpointOf(exchange.request.url);
+    if (!exchange.response || endpoint.kind === 'other') continue;
+    const { status } = exchange.response;
+    const what = `${exchange.request.method} ${endpoint.kind === 'checkout' ? 'checkout' : 'files'} ${status < 400 ? 'accepted' : 'refused'}`;
+    const seen = (run.observations['observe.status-codes'] ??= {}) as Record<string, string[]>;
+    const location = header(exchange.response.headers, 'location') ? ' + Location' : '';
+    const entry = `${status}${location}`;
+    seen[what] = [...new Set([...(seen[what] ?? []), entry])];
+    if (status >= 400) {
+      const shapes = (run.observations['observe.error-body'] ??= {}) as Record<string, string[]>;
+      shapes[String(status)] = [...new Set([...(shapes[String(status)] ?? []), membersOf(exchange)])];
+    }
+  }
+}
