@@ -113,8 +113,13 @@ export class ProbeRun {
     }
   }
 
+  /** The observations of one observe.* rule, made on first use. */
+  observationsOf(rule: string): Record<string, unknown> {
+    if (!this.observations[rule]) this.observations[rule] = {};
+    return this.observations[rule] as Record<string, unknown>;
+  }
+
   observe(rule: string, key: string, value: unknown): void {
-    const current = (this.observations[rule] ??= {}) as Record<string, unknown>;
-    current[key] = value;
+    this.observationsOf(rule)[key] = value;
   }
 }
