@@ -134,12 +134,12 @@ export function summariseExchanges(run: ProbeRun): void {
     if (!exchange.response || endpoint.kind === 'other') continue;
     const { status } = exchange.response;
     const what = `${exchange.request.method} ${endpoint.kind === 'checkout' ? 'checkout' : 'files'} ${status < 400 ? 'accepted' : 'refused'}`;
-    const seen = (run.observations['observe.status-codes'] ??= {}) as Record<string, string[]>;
+    const seen = run.observationsOf('observe.status-codes') as Record<string, string[]>;
     const location = header(exchange.response.headers, 'location') ? ' + Location' : '';
     const entry = `${status}${location}`;
     seen[what] = [...new Set([...(seen[what] ?? []), entry])];
     if (status >= 400) {
-      const shapes = (run.observations['observe.error-body'] ??= {}) as Record<string, string[]>;
+      const shapes = run.observationsOf('observe.error-body') as Record<string, string[]>;
       shapes[String(status)] = [...new Set([...(shapes[String(status)] ?? []), membersOf(exchange)])];
     }
   }
