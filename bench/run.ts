@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchReferenceUpload } from './reference-upload.js';
+import { benchSuiteWallTime } from './suite-wall-time.js';
 
 // `npm run bench`: measures on loopback and writes reports/bench.json plus a readable table.
 
@@ -8,6 +9,9 @@ const results: Record<string, unknown> = { startedAt: new Date().toISOString(), 
 
 process.stderr.write('reference service: 1 GiB raw PDF upload…\n');
 results.referenceUpload = await benchReferenceUpload();
+
+process.stderr.write('suite: npx print-conformance against the embedded default…\n');
+results.suiteWallTime = benchSuiteWallTime();
 
 const folder = join(import.meta.dirname, '..', 'reports');
 mkdirSync(folder, { recursive: true });

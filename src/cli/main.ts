@@ -12,7 +12,8 @@ import { UsageError } from './usage-error.js';
 const debug = process.argv.includes('--debug');
 
 function fail(message: string, error?: unknown): never {
-  process.stderr.write(`print-conformance: ${message}\n`);
+  // One line, always: scripts read it, and yargs writes some complaints over several.
+  process.stderr.write(`print-conformance: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
   if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   process.exit(2);
 }

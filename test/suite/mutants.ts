@@ -1,0 +1,165 @@
+import type { Dialect, OutgoingAnswer } from '../../src/reference/dialect.js';
+
+// Variants of the reference service, each breaking one rule of the catalog (and what it implies),
+// and variants that speak a different but conformant dialect.
+
+type Rewrite = (answer: OutgoingAnswer) => OutgoingAnswer;
+
+export interface Mutant {
+  name: string;
+  dialect: Partial<Dialect>;
+  /** Rules whose status must be "failed" (must failures and should warnings), nothing else. */
+  fails: string[];
+}
+
+const ok = (answer: OutgoingAnswer) => answer.status >= 200 && answer.status < 300;
+const onCheckout =
+  (
+    format: 'json' | 'xml' | 'any',
+    change: (body: string, answer: OutgoingAnswer) => string,
+    method?: string,
+  ): Rewrite =>
+  (answer) =>
+    answer.endpoint === 'checkout' &&
+    ok(answer) &&
+    (format === 'any' || answer.format === format) &&
+    (!method || answer.method === method)
+      ? { ...answer, body: change(answer.body, answer) }
+      : answer;
+const onUpload =
+  (format: 'json' | 'xml' | 'any', change: (body: string) => string): Rewrite =>
+  (answer) =>
+    answer.endpoint === 'upload' && ok(answer) && (format === 'any' || answer.format === format)
+      ? { ...answer, body: change(answer.body) }
+      : answer;
+
+export const BREAKING: Mutant[] = [
+  {
+    name: 'an upper-case JSON member',
+    dialect: { rewrite: onCheckout('json', (b) => b.replace('{', '{"Currency": "EUR",')) },
+    fails: ['checkout.json.casing'],
+  },
+  {
+    name: 'a lower-case XML element',
+    dialect: { rewrite: onCheckout('xml', (b) => b.replace('<Status>', '<currency>EUR</currency><Status>')) },
+    fails: ['checkout.xml.casing'],
+  },
+  {
+    name: 'a wrong XML checkout root',
+    dialect: { rewrite: onCheckout('xml', (b) => b.replace(/<(\/?)Checkout\b/g, '<$1CheckoutResult')) },
+    fails: ['checkout.xml.root'],
+  },
+  {
+    name: 'no Tax element',
+    dialect: { rewrite: onCheckout('xml', (b) => b.replace(/\s*<Tax [^>]*\/>/, '')) },
+    fails: ['checkout.xml.tax-nil'],
+  },
+  {
+    name: 'a Tax that is not nil',
+    dialect: { rewrite: onCheckout('xml', (b) => b.replace(/<Tax [^>]*\/>/, '<Tax />')) },
+    fails: ['checkout.xml.tax-nil'],
+  },
+  {
+    name: 'a nil Tax in a foreign namespace',
+    dialect: {
+      rewrite: onCheckout('xml', (b) =>
+        b.replace('xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"', 'xmlns:xsi="urn:example:not-xsi"'),
+      ),
+    },
+    fails: ['checkout.xml.tax-nil'],
+  },
+  {
+    name: 'a tax member in JSON',
+    dialect: { rewrite: onCheckout('json', (b) => b.replace('{', '{"tax": null,')) },
+    fails: ['checkout.json.no-tax'],
+  },
+  { name: 'a ReturnUrl of 4 accepted', dialect: { returnUrlMin: 4 }, fails: ['checkout.return-url.length'] },
+  { name: 'a ReturnUrl of 513 accepted', dialect: { returnUrlMax: 513 }, fails: ['checkout.return-url.length'] },
+  { name: 'a ReturnUrl of 5 refused', dialect: { returnUrlMin: 6 }, fails: ['checkout.return-url.length'] },
+  { name: 'a ReturnUrl of 512 refused', dialect: { returnUrlMax: 511 }, fails: ['checkout.return-url.length'] },
+  {
+    name: 'a fresh set-up that is not Open',
+    dialect: { rewrite: onCheckout('any', (b) => b.replace(/Open/, 'Pending'), 'POST') },
+    fails: ['checkout.status.open', 'checkout.status.known'],
+  },
+  {
+    name: 'Amount as a string',
+    dialect: { rewrite: onCheckout('json', (b) => b.replace(/"amount": ([0-9.]+)/, '"amount": "$1"')) },
+    fails: ['checkout.response.schema', 'checkout.get.shape'],
+  },
+  {
+    name: 'an altered ReturnUrl echo',
+    dialect: { rewrite: onCheckout('any', (b) => b.replace('probe=', 'probe=changed-'), 'POST') },
+    fails: ['checkout.echo'],
+  },
+  {
+    name: 'a stale GET',
+    dialect: { rewrite: onCheckout('any', (b) => b.replace(/-setup&/, '-earlier&'), 'GET') },
+    fails: ['checkout.get.consistent'],
+  },
+  {
+    name: 'a relative PaymentUrl',
+    dialect: { rewrite: onCheckout('any', (b) => b.replace(/http:\/\/[^/]+\/v2\/payments\//, '/payments/')) },
+    fails: ['checkout.payment-url'],
+  },
+  {
+    name: 'uploads of text/plain and application/octet-stream accepted',
+    dialect: { uploadTypes: ['application/pdf', 'image/png', 'image/jpeg', 'text/plain', 'application/octet-stream'] },
+    fails: ['upload.content-type'],
+  },
+  { name: 'multipart refused', dialect: { acceptMultipart: false }, fails: ['upload.multipart'] },
+  { name: 'every upload type refused', dialect: { uploadTypes: [] }, fails: ['upload.raw', 'upload.multipart'] },
+  {
+    name: 'a wrong FileType',
+    dialect: { rewrite: onUpload('any', (b) => b.replace('PDF', 'PNG')) },
+    fails: ['upload.file-type'],
+  },
+  {
+    name: 'a wrong XML upload root',
+    dialect: { rewrite: onUpload('xml', (b) => b.replace(/<(\/?)UploadResult\b/g, '<$1Upload')) },
+    fails: ['upload.xml.root'],
+  },
+  {
+    name: 'a lower-case XML upload element',
+    dialect: { rewrite: onUpload('xml', (b) => b.replace(/(<\/?)FileName>/g, '$1fileName>')) },
+    fails: ['upload.xml.casing'],
+  },
+  {
+    name: 'an upper-case JSON upload member',
+    dialect: { rewrite: onUpload('json', (b) => b.replace('"fileName"', '"FileName"')) },
+    fails: ['upload.json.casing', 'upload.response.schema'],
+  },
+  { name: 'Accept: application/xml ignored', dialect: { honourAccept: false }, fails: ['format.xml'] },
+  {
+    name: 'XML labelled as JSON',
+    dialect: {
+      rewrite: (a) =>
+        a.format === 'xml' ? { ...a, headers: { ...a.headers, 'content-type': 'application/json; charset=utf-8' } } : a,
+    },
+    fails: ['format.response-content-type'],
+  },
+  {
+    name: 'a 500 to a malformed body',
+    dialect: { rewrite: (a) => (a.status === 400 && /invalid (JSON|XML)/.test(a.body) ? { ...a, status: 500 } : a) },
+    fails: ['http.no-server-error'],
+  },
+  {
+    name: 'XML checkout requests refused',
+    dialect: { acceptXmlRequests: false },
+    fails: ['format.xml-request', 'checkout.return-url.length'],
+  },
+];
+
+export const CONFORMANT_DIALECTS: Mutant[] = [
+  { name: 'the reference service', dialect: {}, fails: [] },
+  {
+    name: 'a DataContract dialect: i:nil, compact JSON, 200 on set-up, extra members',
+    dialect: {
+      xmlNilPrefix: 'i',
+      prettyJson: false,
+      setUpStatus: 200,
+      extraAddressMembers: { email: 'a@b.test', phone: '+31 50 000' },
+    },
+    fails: [],
+  },
+];
