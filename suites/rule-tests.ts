@@ -36,6 +36,9 @@ function skipReason(rule: Rule, config: ReturnType<typeof inject<'printConforman
   return undefined;
 }
 
+const attachJson = (name: string, value: unknown) =>
+  allure.attachment(name, JSON.stringify(value, null, 2), 'application/json');
+
 function describeFailures(failures: Finding[]): string {
   return failures
     .slice(0, 5)
@@ -81,41 +84,22 @@ export function defineRuleTests(area: Rule['area']): void {
         await allure.parameter('format', format);
         await allure.description(rule.description);
         for (const [index, failure] of failures.slice(0, 3).entries()) {
-          await allure.attachment(
-            `request ${index + 1}`,
-            JSON.stringify(
-              {
-                method: failure.exchange.method,
-                url: failure.exchange.url,
-                headers: failure.exchange.requestHeaders,
-                body: failure.exchange.requestBody,
-              },
-              null,
-              2,
-            ),
-            'application/json',
-          );
-          await allure.attachment(
-            `response ${index + 1}`,
-            JSON.stringify(
-              {
-                status: failure.exchange.status,
-                headers: failure.exchange.responseHeaders,
-                body: failure.exchange.responseBody,
-                error: failure.exchange.error,
-              },
-              null,
-              2,
-            ),
-            'application/json',
-          );
+          const { exchange } = failure;
+          await attachJson(`request ${index + 1}`, {
+            method: exchange.method,
+            url: exchange.url,
+            headers: exchange.requestHeaders,
+            body: exchange.requestBody,
+          });
+          await attachJson(`response ${index + 1}`, {
+            status: exchange.status,
+            headers: exchange.responseHeaders,
+            body: exchange.responseBody,
+            error: exchange.error,
+          });
         }
         if (results.observations[rule.id] !== undefined) {
-          await allure.attachment(
-            'observed',
-            JSON.stringify(results.observations[rule.id], null, 2),
-            'application/json',
-          );
+          await attachJson('observed', results.observations[rule.id]);
         }
 
         if (failures.length === 0 || rule.severity === 'observe') return;

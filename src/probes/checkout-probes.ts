@@ -31,7 +31,7 @@ export async function probeCheckout(run: ProbeRun, format: Format, id: string): 
           expect: {
             rule: LENGTH_RULE,
             answer,
-            what: `a ${format.toUpperCase()} set-up with a ReturnUrl of ${length} characters`,
+            what: `a set-up in ${format.toUpperCase()} with a ReturnUrl of ${length} characters`,
           },
           ignore: [LENGTH_RULE],
         },
