@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { request } from 'undici';
+import { recordBody } from '../http/send.js';
 import { sniffFormat } from '../validate/document.js';
 import { bodyText, type Exchange, endpointOf, header } from '../validate/exchange.js';
 import { parseXml } from '../validate/xml.js';
@@ -104,26 +105,38 @@ export async function probeObservations(run: ProbeRun): Promise<void> {
         sent += n;
       },
     });
+    const headers = {
+      ...run.config.headers,
+      'content-type': 'application/pdf',
+      'content-length': String(size),
+      accept: 'application/json',
+    };
+    const first = Buffer.concat([SAMPLE_FILES.pdf.subarray(0, 9), chunk.subarray(9, 64)]);
+    const exchange: Exchange = {
+      request: { method: 'POST', url: uploadUrl, headers, body: { size, headBase64: first.toString('base64') } },
+    };
     const started = performance.now();
     try {
-      const answer = await request(uploadUrl, {
-        method: 'POST',
-        headers: {
-          ...run.config.headers,
-          'content-type': 'application/pdf',
-          'content-length': String(size),
-          accept: 'application/json',
-        },
-        body,
-      });
-      await answer.body.dump();
+      // Streamed, not through send(): the body is generated as it goes and never held whole.
+      const answer = await request(uploadUrl, { method: 'POST', headers, body });
+      const bytes = Buffer.from(await answer.body.arrayBuffer());
+      const responseHeaders = Object.fromEntries(
+        Object.entries(answer.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
+      );
+      exchange.response = {
+        status: answer.statusCode,
+        headers: responseHeaders,
+        body: recordBody(bytes, responseHeaders['content-type']),
+      };
       run.observe('observe.large-upload', `${size} bytes`, {
         status: answer.statusCode,
         seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
       });
     } catch (error) {
+      exchange.error = (error as Error).message;
       run.observe('observe.large-upload', `${size} bytes`, { error: (error as Error).message });
     }
+    run.record(exchange, { format: 'any' });
   }
 }
 
