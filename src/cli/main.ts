@@ -5,6 +5,7 @@ import { rulesCommand } from './rules-command.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
 import { UsageError } from './usage-error.js';
+import { validateCommand } from './validate-command.js';
 
 // Exit codes are a contract (CLI.md): 0 every rule held, 1 a rule failed, 2 the run could not be
 // made. Anything thrown while setting up is turned into one line on stderr and exit 2.
@@ -43,8 +44,8 @@ const cli = yargs(hideBin(process.argv))
 runCommand(cli);
 rulesCommand(cli);
 serveCommand(cli);
+validateCommand(cli);
 cli.command('proxy', 'Run a recording, validating reverse proxy', {}, notYet('proxy'));
-cli.command('validate <files..>', 'Validate recorded traffic (NDJSON, HAR)', {}, notYet('validate'));
 
 try {
   await cli.parseAsync();

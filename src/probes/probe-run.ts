@@ -1,6 +1,7 @@
 import { ruleById } from '../contract/rules.js';
-import { redactHeaders, redactText } from '../http/redact.js';
+import { redactText } from '../http/redact.js';
 import { type Outgoing, send } from '../http/send.js';
+import { summariseExchange } from '../report/exchange-summary.js';
 import type { Exchange, Violation } from '../validate/exchange.js';
 import { type Expected, expectAnswer } from '../validate/expectations.js';
 import { CheckoutState, validateExchange } from '../validate/index.js';
@@ -24,13 +25,6 @@ export interface RecordOptions {
   ignore?: string[];
 }
 
-const TRIM = 2000;
-
-function trim(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  return text.length > TRIM ? `${text.slice(0, TRIM)}… (${text.length} characters)` : text;
-}
-
 export class ProbeRun {
   readonly findings: Finding[] = [];
   readonly exchanges: Exchange[] = [];
@@ -44,27 +38,7 @@ export class ProbeRun {
   ) {}
 
   summarise(exchange: Exchange): ExchangeSummary {
-    const scrub = (text: string | undefined) =>
-      text === undefined ? undefined : redactText(text, this.config.secrets);
-    const bodyOf = (body: Exchange['request']['body']) =>
-      body === undefined
-        ? undefined
-        : (body.text ?? `(${body.size} bytes${body.sha256 ? `, sha256 ${body.sha256}` : ''})`);
-    const summary: ExchangeSummary = {
-      method: exchange.request.method,
-      url: scrub(exchange.request.url) ?? '',
-      requestHeaders: redactHeaders(exchange.request.headers, this.config.credentialHeaders),
-    };
-    const requestBody = trim(scrub(bodyOf(exchange.request.body)));
-    if (requestBody !== undefined) summary.requestBody = requestBody;
-    if (exchange.response) {
-      summary.status = exchange.response.status;
-      summary.responseHeaders = redactHeaders(exchange.response.headers, this.config.credentialHeaders);
-      const responseBody = trim(scrub(bodyOf(exchange.response.body)));
-      if (responseBody !== undefined) summary.responseBody = responseBody;
-    }
-    if (exchange.error) summary.error = scrub(exchange.error) ?? '';
-    return summary;
+    return summariseExchange(exchange, this.config.secrets, this.config.credentialHeaders);
   }
 
   /** Sends a request with the configured headers and judges the exchange. */

@@ -133,10 +133,20 @@ describe('print-conformance run', () => {
 
   it('--upload-size streams one large upload and records its answer in the profile', async () => {
     const reports = tempFolder();
-    const result = await runCli(['--report-dir', reports, '--quiet', '--only', 'observe.large-upload', '--upload-size', '5MiB']);
+    const result = await runCli([
+      '--report-dir',
+      reports,
+      '--quiet',
+      '--only',
+      'observe.large-upload',
+      '--upload-size',
+      '5MiB',
+    ]);
     expect(result.code).toBe(0);
     const json = readJson(join(reports, 'results.json'));
-    expect(json.profile['observe.large-upload']).toEqual({ '5242880 bytes': { status: 200, seconds: expect.any(Number) } });
+    expect(json.profile['observe.large-upload']).toEqual({
+      '5242880 bytes': { status: 200, seconds: expect.any(Number) },
+    });
   });
 
   it('--read-only with --checkout-url only reads', async () => {

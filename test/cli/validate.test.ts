@@ -1,0 +1,139 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { send } from '../../src/http/send.js';
+import { startReferenceService } from '../../src/reference/service.js';
+import type { Exchange } from '../../src/validate/exchange.js';
+import { runCli } from '../helpers/cli.js';
+import { checkoutRequestJson, checkoutRequestXml } from '../helpers/exchanges.js';
+
+// Recorded traffic of a client talking to the reference service and to a variant without Tax.
+
+let folder: string;
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'print-conformance-validate-'));
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+async function traffic(dialect = {}, returnUrl?: string): Promise<Exchange[]> {
+  const service = await startReferenceService({ dialect });
+  try {
+    const order = JSON.parse(
+      (await send({ method: 'POST', url: `${service.baseUrl}orders` })).response?.body?.text ?? '{}',
+    );
+    const url = order.checkout.setupUrl as string;
+    const json = { 'content-type': 'application/json', accept: 'application/json' };
+    const xml = { 'content-type': 'application/xml', accept: 'application/xml' };
+    const body = returnUrl
+      ? JSON.stringify({ ...JSON.parse(checkoutRequestJson()), returnUrl })
+      : checkoutRequestJson();
+    return [
+      await send({ method: 'POST', url, headers: json, body }),
+      await send({ method: 'POST', url, headers: xml, body: checkoutRequestXml() }),
+      await send({
+        method: 'GET',
+        url,
+        headers: { accept: 'application/xml', authorization: 'Bearer tok-hidden-123' },
+      }),
+    ];
+  } finally {
+    await service.close();
+  }
+}
+
+const ndjson = (exchanges: Exchange[]) => exchanges.map((e) => JSON.stringify({ ...e, violations: [] })).join('\n');
+
+function har(exchanges: Exchange[]) {
+  const headers = (h: Record<string, string>) => Object.entries(h).map(([name, value]) => ({ name, value }));
+  return JSON.stringify({
+    log: {
+      version: '1.2',
+      creator: { name: 'test', version: '1' },
+      entries: exchanges.map((e) => ({
+        startedDateTime: e.startedAt,
+        time: e.durationMs,
+        request: {
+          method: e.request.method,
+          url: e.request.url,
+          httpVersion: 'HTTP/1.1',
+          headers: headers(e.request.headers),
+          ...(e.request.body?.text
+            ? { postData: { mimeType: e.request.headers['content-type'], text: e.request.body.text } }
+            : {}),
+        },
+        response: {
+          status: e.response?.status,
+          headers: headers(e.response?.headers ?? {}),
+          content: {
+            size: e.response?.body?.size,
+            mimeType: e.response?.headers['content-type'],
+            text: e.response?.body?.text,
+          },
+        },
+      })),
+    },
+  });
+}
+
+describe('print-conformance validate', () => {
+  it('passes a clean NDJSON recording and a clean HAR', async () => {
+    const exchanges = await traffic();
+    writeFileSync(join(folder, 'clean.ndjson'), ndjson(exchanges));
+    writeFileSync(join(folder, 'clean.har'), har(exchanges));
+    for (const file of ['clean.ndjson', 'clean.har']) {
+      const result = await runCli(['validate', join(folder, file), '--report-dir', join(folder, `r-${file}`)]);
+      expect(result.code, result.stdout).toBe(0);
+      expect(result.stderr).toContain('3 exchanges read');
+      const json = JSON.parse(readFileSync(join(folder, `r-${file}`, 'results.json'), 'utf8'));
+      expect(json.rules.find((r: { id: string }) => r.id === 'checkout.xml.tax-nil').status).toBe('passed');
+      expect(json.rules.find((r: { id: string }) => r.id === 'upload.raw').status).toBe('skipped');
+    }
+  });
+
+  it('fails the rule a service broke, in NDJSON and HAR alike, and keeps credentials out of the reports', async () => {
+    const exchanges = await traffic({
+      rewrite: (a: { format: string; body: string }) =>
+        a.format === 'xml' ? { ...a, body: a.body.replace(/\s*<Tax [^>]*\/>/, '') } : a,
+    });
+    writeFileSync(
+      join(folder, 'broken.ndjson'),
+      `${ndjson(exchanges)}\n{"request": {"method": "GET", "url": "http://cut`,
+    );
+    writeFileSync(join(folder, 'broken.har'), har(exchanges));
+    for (const file of ['broken.ndjson', 'broken.har']) {
+      const reports = join(folder, `r-${file}`);
+      const result = await runCli(['validate', join(folder, file), '--report-dir', reports]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(/FAIL {2}checkout\.xml\.tax-nil/);
+      const junit = readFileSync(join(reports, 'junit.xml'), 'utf8');
+      expect(junit).toMatch(/<testcase classname="checkout" name="checkout\.xml\.tax-nil" time="0"><failure /);
+      expect(readFileSync(join(reports, 'results.json'), 'utf8')).not.toContain('tok-hidden-123');
+    }
+    const cut = await runCli(['validate', join(folder, 'broken.ndjson'), '--report-dir', join(folder, 'r-cut')]);
+    expect(cut.stderr).toContain('line 4 is not JSON (cut off?); skipped');
+  });
+
+  it('judges the client side too: a ReturnUrl of 513 characters sent', async () => {
+    const exchanges = await traffic({}, `https://e.test/?${'a'.repeat(497)}`);
+    writeFileSync(join(folder, 'client.ndjson'), ndjson(exchanges));
+    const result = await runCli(['validate', join(folder, 'client.ndjson'), '--report-dir', join(folder, 'r-client')]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/FAIL {2}checkout\.return-url\.length/);
+    expect(result.stdout).toContain('request: ReturnUrl has 513 UTF-16 code units');
+  });
+
+  it('says in one line, exit 2, when a file cannot be read or holds nothing', async () => {
+    const missing = await runCli(['validate', join(folder, 'nope.ndjson')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^print-conformance: cannot read \S+nope\.ndjson: ENOENT\n$/);
+    writeFileSync(join(folder, 'empty.ndjson'), '\n');
+    const empty = await runCli(['validate', join(folder, 'empty.ndjson')]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/no exchange found/);
+    writeFileSync(join(folder, 'bad.har'), '{"log": {"entries": 5}}');
+    expect((await runCli(['validate', join(folder, 'bad.har')])).stderr).toMatch(
+      /is not valid HAR: log\.entries is missing\n$/,
+    );
+  });
+});
