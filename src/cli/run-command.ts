@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { TOOL_NAME, TOOL_VERSION } from '../contract/package-root.js';
-import { selectRules } from '../contract/rules.js';
 import { discoverUrls } from '../http/discover.js';
 import { clientCredentialsToken } from '../http/oauth.js';
 import { redactText } from '../http/redact.js';
@@ -15,14 +14,9 @@ import { writeJsonReport } from '../report/json-report.js';
 import { exitCodeOf, foldVerdicts, type RunResult } from '../report/run-result.js';
 import type { Exchange } from '../validate/exchange.js';
 import { parseByteSize } from './byte-size.js';
+import { optionList, selectedRules } from './rule-selection.js';
 import { runSuite } from './run-suite.js';
 import { UsageError } from './usage-error.js';
-
-const list = (value: unknown): string[] =>
-  (Array.isArray(value) ? value : value === undefined ? [] : [value])
-    .flatMap((item) => String(item).split(','))
-    .map((item) => item.trim())
-    .filter(Boolean);
 
 function parseHeaders(values: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -116,10 +110,8 @@ export function runCommand(yargs: Argv) {
     async (argv) => {
       const started = Date.now();
       const strict = argv.strict;
-      const { selected, unknown } = selectRules(list(argv.only), list(argv.skip));
-      if (unknown.length > 0)
-        throw new UsageError(`no rule matches ${unknown.join(', ')}; see "print-conformance rules"`);
-      const uploadTypes = list(argv['upload-types']);
+      const selected = selectedRules(argv.only, argv.skip);
+      const uploadTypes = optionList(argv['upload-types']);
       const badType = uploadTypes.find((t) => !['pdf', 'png', 'jpeg'].includes(t));
       if (badType) throw new UsageError(`--upload-types ${badType} is not one of pdf, png, jpeg`);
       const formats: Format[] = argv.format === 'both' ? ['json', 'xml'] : [argv.format];
@@ -131,7 +123,7 @@ export function runCommand(yargs: Argv) {
       const clientSecret = argv['client-secret'] ?? process.env.PRINT_CONFORMANCE_CLIENT_SECRET;
       if ((clientId === undefined) !== (clientSecret === undefined))
         throw new UsageError('--client-id and --client-secret go together');
-      const headers = parseHeaders(list(argv.header).length ? (argv.header ?? []).map(String) : []);
+      const headers = parseHeaders(optionList(argv.header).length ? (argv.header ?? []).map(String) : []);
       const secrets = [token, clientSecret].filter((s): s is string => Boolean(s));
       const credentialHeaders = Object.keys(headers).filter((name) => /authorization|api-key|token|cookie/i.test(name));
       for (const name of credentialHeaders) secrets.push(headers[name] as string);

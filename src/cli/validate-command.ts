@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { TOOL_NAME, TOOL_VERSION } from '../contract/package-root.js';
-import { RULES, selectRules } from '../contract/rules.js';
+import { RULES } from '../contract/rules.js';
 import type { Finding } from '../probes/index.js';
 import { readExchanges } from '../recording/read-exchanges.js';
 import { consoleSummary } from '../report/console-summary.js';
@@ -12,13 +12,8 @@ import { exitCodeOf, type FormatVerdict, foldVerdicts, type RunResult } from '..
 import { sniffFormat } from '../validate/document.js';
 import { bodyText, type Exchange, endpointOf } from '../validate/exchange.js';
 import { CheckoutState, validateExchange } from '../validate/index.js';
+import { selectedRules } from './rule-selection.js';
 import { UsageError } from './usage-error.js';
-
-const list = (value: unknown): string[] =>
-  (Array.isArray(value) ? value : value === undefined ? [] : [value])
-    .flatMap((item) => String(item).split(','))
-    .map((s) => s.trim())
-    .filter(Boolean);
 
 /** The format an exchange was spoken in, for per-format verdicts: its answer's, else its request's. */
 function formatOf(exchange: Exchange): 'json' | 'xml' | 'any' {
@@ -43,9 +38,7 @@ export function validateCommand(yargs: Argv) {
         .example('$0 validate session.har --only checkout.', 'judge the checkout exchanges of a browser HAR'),
     async (argv) => {
       const started = Date.now();
-      const { selected, unknown } = selectRules(list(argv.only), list(argv.skip));
-      if (unknown.length > 0)
-        throw new UsageError(`no rule matches ${unknown.join(', ')}; see "print-conformance rules"`);
+      const selected = selectedRules(argv.only, argv.skip);
       const files = (argv.files ?? []).map(String);
       const state = new CheckoutState();
       const findings: Finding[] = [];
