@@ -43,8 +43,11 @@ export interface OrderRecord {
   amount: number;
 }
 
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Letters and digits only, like the real service's codes (a leading "-" would read as an option). */
 export function opaqueCode(length = 21): string {
-  return randomBytes(length).toString('base64url').slice(0, length);
+  return [...randomBytes(length)].map((byte) => ALPHABET[byte % ALPHABET.length]).join('');
 }
 
 export class ReferenceStore {

@@ -183,8 +183,7 @@ describe('print-conformance run', () => {
       const byId = await runCli([
         '--base-url',
         service.baseUrl,
-        '--order-id',
-        order.id,
+        `--order-id=${order.id}`,
         '--report-dir',
         tempFolder(),
         '--quiet',
