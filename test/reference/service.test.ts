@@ -59,8 +59,12 @@ afterAll(async () => {
 describe('orders', () => {
   it('places an order whose checkout and upload URLs are fully qualified under the base URL', async () => {
     const order = await placeOrder();
-    for (const url of [order.checkoutUrl, order.contentUrl, order.coverUrl])
+    for (const url of [order.checkoutUrl, order.contentUrl, order.coverUrl]) {
       expect(url.startsWith(service.baseUrl)).toBe(true);
+      // Opaque codes of letters and digits, as the real service's: never one that reads as an option.
+      expect(url.slice(service.baseUrl.length)).toMatch(/^(checkout|files)\/[A-Za-z0-9]{21}$/);
+    }
+    expect(order.id).toMatch(/^[A-Za-z0-9]+$/);
     const again = await call('GET', `${service.baseUrl}orders/${order.id}`);
     expect(again.status).toBe(200);
     expect(JSON.parse(again.text).checkout.setupUrl).toBe(order.checkoutUrl);
