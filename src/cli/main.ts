@@ -1,6 +1,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { TOOL_VERSION } from '../contract/package-root.js';
+import { proxyCommand } from './proxy-command.js';
 import { rulesCommand } from './rules-command.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
@@ -17,10 +18,6 @@ function fail(message: string, error?: unknown): never {
   process.stderr.write(`print-conformance: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
   if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   process.exit(2);
-}
-
-function notYet(name: string) {
-  return () => fail(`"${name}" is not available in this version`);
 }
 
 const cli = yargs(hideBin(process.argv))
@@ -44,8 +41,8 @@ const cli = yargs(hideBin(process.argv))
 runCommand(cli);
 rulesCommand(cli);
 serveCommand(cli);
+proxyCommand(cli);
 validateCommand(cli);
-cli.command('proxy', 'Run a recording, validating reverse proxy', {}, notYet('proxy'));
 
 try {
   await cli.parseAsync();

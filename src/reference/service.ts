@@ -260,6 +260,7 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
       slot.status = 'Uploaded';
       slot.fileType = kind;
       slot.size = file.size;
+      slot.sha256 = file.sha256;
       responder.resource(200, 'upload-result', { fileName: slot.role, fileType: kind });
       return;
     }

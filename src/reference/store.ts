@@ -27,6 +27,7 @@ export interface UploadSlot {
   size?: number;
   /** Where the received file is kept while the service runs. */
   path?: string;
+  sha256?: string;
 }
 
 export interface OrderItem {

@@ -1,0 +1,18 @@
+// Absolute URLs in answers that point at the target are rewritten to the proxy, so a client that
+// follows the checkout and upload URLs from the order endpoints stays behind the proxy. Only URLs
+// that start with the target's base are touched; nothing else in a body changes.
+
+export function rewriteTargetUrls(text: string, targetBase: string, proxyBase: string): string {
+  if (!text.includes(targetBase) && !text.includes(targetBase.replaceAll('/', '\\/'))) return text;
+  return text
+    .split(targetBase)
+    .join(proxyBase)
+    .split(targetBase.replaceAll('/', '\\/'))
+    .join(proxyBase.replaceAll('/', '\\/'));
+}
+
+/** A Location header value, rewritten when it points at the target; CR/LF can never be introduced. */
+export function rewriteLocation(value: string, targetBase: string, proxyBase: string): string {
+  if (!value.startsWith(targetBase)) return value;
+  return `${proxyBase}${value.slice(targetBase.length)}`.replace(/[\r\n]/g, '');
+}

@@ -1,0 +1,132 @@
+import { resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { startProxy } from '../../proxy/proxy-server.js';
+import { parseByteSize } from './byte-size.js';
+import { optionList, selectedRules } from './rule-selection.js';
+import { UsageError } from './usage-error.js';
+
+export function proxyCommand(yargs: Argv) {
+  return yargs.command(
+    'proxy',
+    'Run a recording, validating reverse proxy in front of a service',
+    (y) =>
+      y
+        .option('target', {
+          type: 'string',
+          demandOption: true,
+          describe: 'URL the proxy root stands for (e.g. https://test.example.com/v2/)',
+        })
+        .option('port', { type: 'number', default: 0, describe: 'Port to listen on (0: any free port)' })
+        .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
+        .option('record', { type: 'string', describe: 'Append each exchange to this NDJSON file as it completes' })
+        .option('har', { type: 'string', describe: 'Also write HAR 1.2 here when the proxy stops' })
+        .option('record-bodies', {
+          type: 'boolean',
+          default: false,
+          describe: 'Keep binary bodies (under --validate-limit) whole in the recording',
+        })
+        .option('mode', {
+          choices: ['report', 'enforce'] as const,
+          default: 'report' as const,
+          describe: 'enforce: answer a request that breaks a must rule with 4xx, never forwarding it',
+        })
+        .option('violations-header', {
+          type: 'boolean',
+          default: true,
+          describe: 'List violations in a print-conformance-violations response header',
+        })
+        .option('rewrite-urls', {
+          type: 'boolean',
+          default: true,
+          describe: 'Rewrite absolute target URLs in answers to the proxy',
+        })
+        .option('validate-limit', {
+          type: 'string',
+          default: '8MiB',
+          describe: 'Largest JSON/XML body kept and validated',
+        })
+        .option('redact', { type: 'string', array: true, describe: 'More header names or JSON members to redact' })
+        .option('only', { type: 'string', array: true, describe: 'Judge only these rule IDs or prefixes' })
+        .option('skip', { type: 'string', array: true, describe: 'Skip these rule IDs or prefixes' })
+        .option('strict', { type: 'boolean', default: false, describe: 'Exit 1 on should rules too' })
+        .option('connect-timeout', {
+          type: 'number',
+          default: 10,
+          describe: 'Seconds to wait for the target to answer',
+        })
+        .option('summary-interval', {
+          type: 'number',
+          default: 60,
+          describe: 'Seconds between summaries by rule (0: only at the end)',
+        })
+        .example(
+          '$0 proxy --target http://127.0.0.1:8080/v2/ --record traffic.ndjson',
+          'record and check a client talking to a local service',
+        ),
+    async (argv) => {
+      let target: URL;
+      try {
+        target = new URL(argv.target);
+        if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error();
+      } catch {
+        throw new UsageError(`--target ${argv.target} is not an absolute http(s) URL`);
+      }
+      if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535)
+        throw new UsageError(`--port ${argv.port} is not a port number`);
+      const selected = selectedRules(argv.only, argv.skip);
+      const redact = optionList(argv.redact);
+      const log = (line: string) => process.stderr.write(`${line}\n`);
+      let proxy: Awaited<ReturnType<typeof startProxy>>;
+      try {
+        proxy = await startProxy({
+          target: target.href,
+          host: argv.host,
+          port: argv.port,
+          mode: argv.mode,
+          recordFile: argv.record ? resolve(argv.record) : undefined,
+          harFile: argv.har ? resolve(argv.har) : undefined,
+          recordBodies: argv['record-bodies'],
+          validateLimit: parseByteSize(argv['validate-limit'], '--validate-limit'),
+          rewriteUrls: argv['rewrite-urls'],
+          violationsHeader: argv['violations-header'],
+          redact: { headers: redact, members: redact },
+          selected,
+          strict: argv.strict,
+          connectTimeoutMs: Math.max(1, argv['connect-timeout']) * 1000,
+          log,
+        });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EADDRINUSE')
+          throw new UsageError(`port ${argv.port} on ${argv.host} is in use; choose another with --port`);
+        if (code === 'EADDRNOTAVAIL')
+          throw new UsageError(`cannot listen on ${argv.host}; use an address of this machine`);
+        if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR')
+          throw new UsageError(`cannot write the recording: ${(error as Error).message}`);
+        throw error;
+      }
+      process.stdout.write(`listening on ${proxy.url}\n`);
+      let reported = 0;
+      const periodic =
+        argv['summary-interval'] > 0
+          ? setInterval(() => {
+              if (proxy.tally.exchanges === reported) return;
+              reported = proxy.tally.exchanges;
+              log(proxy.tally.format('so far'));
+            }, argv['summary-interval'] * 1000)
+          : undefined;
+      await new Promise<void>((done) => {
+        const stop = () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          if (periodic) clearInterval(periodic);
+          proxy.close().then(done);
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      log(proxy.tally.format('summary'));
+      process.exitCode = proxy.tally.exitCode(argv.strict);
+    },
+  );
+}

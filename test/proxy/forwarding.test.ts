@@ -1,0 +1,220 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { startProxy } from '../../proxy/proxy-server.js';
+import { checkoutRequestJson, checkoutRequestXml } from '../helpers/exchanges.js';
+import { proxiedService } from '../helpers/proxy-fixture.js';
+
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
+// curl runs asynchronously: the proxy and the service live in this process and must keep serving.
+const curl = async (args: string[]): Promise<string> => {
+  try {
+    return (await promisify(execFile)('curl', args, { encoding: 'utf8' })).stdout;
+  } catch (error) {
+    // curl exits non-zero when a proxy refuses a tunnel; what it printed still tells why.
+    return (error as { stdout: string }).stdout;
+  }
+};
+const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+
+async function placeOrder(base: string) {
+  const answer = await request(`${base}orders`, { method: 'POST' });
+  return (await answer.body.json()) as {
+    checkout: { setupUrl: string };
+    items: { files: { content: { uploadUrl: string } } }[];
+  };
+}
+
+describe('the proxy forwards', () => {
+  it('keeps clients that follow the order URLs behind it, with undici, fetch and curl', async () => {
+    const setup = await proxiedService();
+    try {
+      const order = await placeOrder(setup.proxy.url);
+      expect(order.checkout.setupUrl.startsWith(setup.proxy.url)).toBe(true);
+      expect(order.items[0]?.files.content.uploadUrl.startsWith(setup.proxy.url)).toBe(true);
+
+      const viaUndici = await request(order.checkout.setupUrl, {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: checkoutRequestJson(),
+      });
+      expect(viaUndici.statusCode).toBe(201);
+      expect(viaUndici.headers.location).toBe(order.checkout.setupUrl);
+      expect(viaUndici.headers['print-conformance-violations']).toBeUndefined();
+      await viaUndici.body.dump();
+
+      const viaFetch = await fetch(order.checkout.setupUrl, { headers: { accept: 'application/xml' } });
+      expect(viaFetch.status).toBe(200);
+      expect(await viaFetch.text()).toContain('<Tax xsi:nil="true" />');
+
+      const viaCurl = await curl([
+        '-s',
+        '-X',
+        'POST',
+        '-H',
+        'content-type: application/xml',
+        '-H',
+        'accept: application/xml',
+        '--data-binary',
+        checkoutRequestXml(),
+        order.checkout.setupUrl,
+      ]);
+      expect(viaCurl).toContain(`<PaymentUrl>${setup.proxy.url}payments/`);
+
+      const recorded = await setup.recorded();
+      expect(recorded.map((e) => `${e.request.method} ${e.response?.status}`)).toEqual([
+        'POST 201',
+        'POST 201',
+        'GET 200',
+        'POST 201',
+      ]);
+      expect(recorded.flatMap((e) => e.violations).filter((v) => v.severity !== 'observe')).toEqual([]);
+      expect(recorded[1]?.request.url).toBe(
+        `${setup.service.baseUrl}checkout/${order.checkout.setupUrl.split('/').at(-1)}`,
+      );
+      const har = JSON.parse(readFileSync(setup.harFile, 'utf8'));
+      expect(har.log.entries).toHaveLength(4);
+    } finally {
+      await setup.dispose();
+    }
+  });
+
+  it('passes answers through byte for byte when URL rewriting is off', async () => {
+    const setup = await proxiedService({ proxy: { rewriteUrls: false } });
+    try {
+      const order = await placeOrder(setup.service.baseUrl);
+      const checkoutPath = new URL(order.checkout.setupUrl).pathname.replace('/v2/', '');
+      await request(order.checkout.setupUrl, { method: 'POST', headers: JSON_HEADERS, body: checkoutRequestJson() });
+      for (const accept of ['application/json', 'application/xml']) {
+        const direct = Buffer.from(
+          await (await request(order.checkout.setupUrl, { headers: { accept } })).body.arrayBuffer(),
+        );
+        const proxied = Buffer.from(
+          await (await request(`${setup.proxy.url}${checkoutPath}`, { headers: { accept } })).body.arrayBuffer(),
+        );
+        expect(sha256(proxied)).toBe(sha256(direct));
+      }
+    } finally {
+      await setup.dispose();
+    }
+  });
+
+  it('streams a 200 MiB upload unchanged: the same sha256 at both ends and in the recording', async () => {
+    const setup = await proxiedService();
+    try {
+      const order = await placeOrder(setup.proxy.url);
+      const uploadUrl = order.items[0]?.files.content.uploadUrl as string;
+      const size = 200 * 1024 * 1024;
+      const hash = createHash('sha256');
+      let sent = 0;
+      const body = new Readable({
+        read() {
+          if (sent >= size) return this.push(null);
+          const chunk = Buffer.alloc(Math.min(1024 * 1024, size - sent), sent % 251);
+          if (sent === 0) Buffer.from('%PDF-1.7\n').copy(chunk);
+          hash.update(chunk);
+          sent += chunk.length;
+          this.push(chunk);
+        },
+      });
+      const answer = await request(uploadUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/pdf', 'content-length': String(size) },
+        body,
+      });
+      expect(answer.statusCode).toBe(200);
+      expect(await answer.body.json()).toEqual({ fileName: 'content', fileType: 'PDF' });
+      const expected = hash.digest('hex');
+      const slot = [...setup.service.store.uploads.values()].find((s) => s.status === 'Uploaded');
+      expect(slot?.sha256).toBe(expected);
+      const recorded = await setup.recorded();
+      const upload = recorded.find((e) => e.request.url.includes('/files/'));
+      expect(upload?.request.body).toMatchObject({ size, sha256: expected });
+      expect(upload?.request.body?.base64).toBeUndefined();
+      expect(upload?.violations).toEqual([]);
+    } finally {
+      await setup.dispose();
+    }
+  });
+
+  it('answers 502 with a message when the target is down, and records the failure', async () => {
+    const proxyLog: string[] = [];
+    const proxy = await startProxy({ target: 'http://127.0.0.1:9/v2/', log: (l) => proxyLog.push(l) });
+    try {
+      const answer = await request(`${proxy.url}checkout/abc`);
+      expect(answer.statusCode).toBe(502);
+      expect(((await answer.body.json()) as { message: string }).message).toMatch(/cannot be reached \(ECONNREFUSED\)/);
+      expect(proxyLog.join('\n')).toContain('GET /v2/checkout/abc');
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('refuses absolute-form request targets and CONNECT: it only reaches its target', async () => {
+    const setup = await proxiedService();
+    try {
+      const port = new URL(setup.proxy.url).port;
+      expect(
+        await curl([
+          '-s',
+          '-o',
+          '/dev/null',
+          '-w',
+          '%{http_code}',
+          '--proxy',
+          `http://127.0.0.1:${port}`,
+          'http://example.invalid/x',
+        ]),
+      ).toBe('400');
+      expect(
+        await curl([
+          '-s',
+          '-o',
+          '/dev/null',
+          '-w',
+          '%{http_connect}',
+          '-p',
+          '--proxy',
+          `http://127.0.0.1:${port}`,
+          'http://example.invalid/x',
+        ]),
+      ).toBe('405');
+    } finally {
+      await setup.dispose();
+    }
+  });
+
+  it('writes recordings that validate reads, with the same verdicts', async () => {
+    const setup = await proxiedService({
+      dialect: { rewrite: (a) => (a.format === 'xml' ? { ...a, body: a.body.replace(/\s*<Tax [^>]*\/>/, '') } : a) },
+    });
+    try {
+      const order = await placeOrder(setup.proxy.url);
+      await request(order.checkout.setupUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/xml', accept: 'application/xml' },
+        body: checkoutRequestXml(),
+      });
+      const recorded = await setup.recorded();
+      const judged = recorded.flatMap((e) => e.violations.filter((v) => v.severity !== 'observe'));
+      expect(judged.map((v) => `${v.rule}@${v.side}`)).toEqual(['checkout.xml.tax-nil@response']);
+      const { runCli } = await import('../helpers/cli.js');
+      const reports = join(setup.folder, 'reports');
+      const offline = await runCli(['validate', setup.recordFile, '--report-dir', reports]);
+      expect(offline.code).toBe(1);
+      const failed = JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8'))
+        .rules.filter((r: { status: string }) => r.status === 'failed')
+        .map((r: { id: string }) => r.id);
+      expect(failed).toEqual(['checkout.xml.tax-nil']);
+      const harCheck = await runCli(['validate', setup.harFile, '--report-dir', join(setup.folder, 'har-reports')]);
+      expect(harCheck.code).toBe(1);
+    } finally {
+      await setup.dispose();
+    }
+  });
+});
