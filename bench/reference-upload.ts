@@ -3,8 +3,9 @@ import { request } from 'undici';
 import { MiB, processMemory } from './process-memory.js';
 import { startListening, stop } from './start-cli.js';
 
-// Streams a generated PDF of `size` bytes to the reference service (`serve`) and measures how much
-// the service's peak memory (VmHWM) grows: uploads must be streamed to disk, never held whole.
+// Streams a generated PDF of `size` bytes to the reference service (`serve`), directly or through
+// the proxy, and measures throughput and how much the measured process's peak memory (VmHWM) grows:
+// uploads must be streamed, never held whole.
 
 function pdfStream(size: number): Readable {
   const chunk = Buffer.alloc(MiB, 0x20);
@@ -21,8 +22,14 @@ function pdfStream(size: number): Readable {
   });
 }
 
-export async function benchReferenceUpload(size = 1024 * MiB) {
-  const { child, url } = await startListening(['serve', '--port', '0']);
+export async function benchReferenceUpload(size = 1024 * MiB, viaProxy = false) {
+  const service = await startListening(['serve', '--port', '0']);
+  const proxy = viaProxy
+    ? await startListening(['proxy', '--target', service.url, '--summary-interval', '0'])
+    : undefined;
+  // The process whose memory counts: the proxy when there is one, else the service.
+  const child = proxy?.child ?? service.child;
+  const url = proxy?.url ?? service.url;
   try {
     const order = await request(`${url}orders`, { method: 'POST' });
     const uploadUrl = ((await order.body.json()) as { items: { files: { content: { uploadUrl: string } } }[] })
@@ -48,6 +55,7 @@ export async function benchReferenceUpload(size = 1024 * MiB) {
       peakGrowthMiB: Number(((after.hwm - before.hwm) / MiB).toFixed(1)),
     };
   } finally {
-    await stop(child);
+    if (proxy) await stop(proxy.child);
+    await stop(service.child);
   }
 }

@@ -10,6 +10,12 @@ const results: Record<string, unknown> = { startedAt: new Date().toISOString(), 
 process.stderr.write('reference service: 1 GiB raw PDF upload…\n');
 results.referenceUpload = await benchReferenceUpload();
 
+process.stderr.write('proxy: the same upload through print-conformance proxy…\n');
+results.proxyUpload = await benchReferenceUpload(1024 * 1024 * 1024, true);
+const direct = results.referenceUpload as { throughputMiBs: number };
+const proxied = results.proxyUpload as { throughputMiBs: number };
+results.proxyUploadThroughputRatio = { ratio: Number((proxied.throughputMiBs / direct.throughputMiBs).toFixed(2)) };
+
 process.stderr.write('suite: npx print-conformance against the embedded default…\n');
 results.suiteWallTime = benchSuiteWallTime();
 

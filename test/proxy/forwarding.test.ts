@@ -1,9 +1,13 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { startProxy } from '../../proxy/proxy-server.js';
@@ -137,6 +141,61 @@ describe('the proxy forwards', () => {
       expect(upload?.request.body).toMatchObject({ size, sha256: expected });
       expect(upload?.request.body?.base64).toBeUndefined();
       expect(upload?.violations).toEqual([]);
+    } finally {
+      await setup.dispose();
+    }
+  });
+
+  it('decodes a gzip answer for validation only, passing the compressed bytes on unchanged', async () => {
+    const plain = JSON.stringify({
+      amount: 1.5,
+      status: 'Open',
+      paymentUrl: 'https://p.test/x',
+      billing: { address: {} },
+      tax: null,
+    });
+    const zipped = gzipSync(plain);
+    const upstream = createServer((_request, response) => {
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': zipped.length,
+      });
+      response.end(zipped);
+    }).listen(0, '127.0.0.1');
+    await once(upstream, 'listening');
+    const proxy = await startProxy({ target: `http://127.0.0.1:${(upstream.address() as { port: number }).port}/v2/` });
+    try {
+      const answer = await request(`${proxy.url}checkout/abc`, { headers: { 'accept-encoding': 'gzip' } });
+      const bytes = Buffer.from(await answer.body.arrayBuffer());
+      expect(sha256(bytes)).toBe(sha256(zipped));
+      expect(answer.headers['print-conformance-violations']).toBe('checkout.json.no-tax (response)');
+    } finally {
+      await proxy.close();
+      upstream.close();
+    }
+  });
+
+  it('records an upload the client broke off, and keeps serving', async () => {
+    const setup = await proxiedService();
+    try {
+      const order = await placeOrder(setup.proxy.url);
+      const uploadUrl = new URL(order.items[0]?.files.content.uploadUrl as string);
+      const socket = connect(Number(uploadUrl.port), uploadUrl.hostname);
+      await once(socket, 'connect');
+      socket.write(
+        `POST ${uploadUrl.pathname} HTTP/1.1\r\nHost: ${uploadUrl.host}\r\nContent-Type: application/pdf\r\nContent-Length: 10000000\r\n\r\n%PDF-1.7\n`,
+      );
+      socket.write(Buffer.alloc(100_000, 0x20));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      socket.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const after = await request(`${setup.proxy.url}orders`, { method: 'POST' });
+      expect(after.statusCode).toBe(201);
+      await after.body.dump();
+      const recorded = await setup.recorded();
+      const broken = recorded.find((e) => e.request.url.includes('/files/'));
+      expect(broken?.error).toBe('the client broke off the request');
     } finally {
       await setup.dispose();
     }

@@ -1,0 +1,95 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ReferenceService, startReferenceService } from '../../src/reference/service.js';
+import { BIN, runCli } from '../helpers/cli.js';
+import { checkoutRequestJson } from '../helpers/exchanges.js';
+
+let service: ReferenceService;
+let folder: string;
+beforeAll(async () => {
+  service = await startReferenceService();
+  folder = mkdtempSync(join(tmpdir(), 'print-conformance-proxy-cli-'));
+});
+afterAll(async () => {
+  await service.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+async function startProxyCli(args: string[]) {
+  const child = spawn(process.execPath, [BIN, 'proxy', '--target', service.baseUrl, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => {
+    stdout += c;
+  });
+  child.stderr.on('data', (c) => {
+    stderr += c;
+  });
+  while (!stdout.includes('\n')) await once(child.stdout, 'data');
+  const url = /^listening on (http:\/\/127\.0\.0\.1:\d+\/)\n$/.exec(stdout)?.[1];
+  const stop = async () => {
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    return { code: code as number, stderr };
+  };
+  return { url: url as string, stop };
+}
+
+describe('print-conformance proxy', () => {
+  it('prints one listening line, records, and on SIGTERM prints a summary by rule and exits 1 for a broken must rule', async () => {
+    const record = join(folder, 'cli.ndjson');
+    const proxy = await startProxyCli(['--record', record]);
+    expect(proxy.url).toBeDefined();
+    const order = (await (await fetch(`${proxy.url}orders`, { method: 'POST' })).json()) as {
+      checkout: { setupUrl: string };
+    };
+    const bad = await fetch(order.checkout.setupUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ returnUrl: 'a://' }),
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('print-conformance-violations')).toBe('checkout.return-url.length (request)');
+    const { code, stderr } = await proxy.stop();
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/POST \/v2\/checkout\/\w+ → 400 {2}checkout\.return-url\.length \(request\)/);
+    expect(stderr).toMatch(/summary: 2 exchanges\n {2}checkout\.return-url\.length {2}must {5}client 1, service 0/);
+    expect(readFileSync(record, 'utf8').trim().split('\n')).toHaveLength(2);
+  });
+
+  it('exits 0 when nothing broke a rule, and --no-violations-header keeps answers clean', async () => {
+    const proxy = await startProxyCli(['--no-violations-header']);
+    const order = (await (await fetch(`${proxy.url}orders`, { method: 'POST' })).json()) as {
+      checkout: { setupUrl: string };
+    };
+    const good = await fetch(order.checkout.setupUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: checkoutRequestJson(),
+    });
+    expect(good.status).toBe(201);
+    expect(good.headers.get('print-conformance-violations')).toBeNull();
+    const { code, stderr } = await proxy.stop();
+    expect(code).toBe(0);
+    expect(stderr).toContain('no violations');
+  });
+
+  it('says in one line, exit 2, what is wrong with its options', async () => {
+    const missing = await runCli(['proxy']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe('print-conformance: Missing required argument: target; see --help\n');
+    const bad = await runCli(['proxy', '--target', 'ftp://x']);
+    expect(bad.stderr).toBe('print-conformance: --target ftp://x is not an absolute http(s) URL\n');
+    const unwritable = await runCli(['proxy', '--target', service.baseUrl, '--record', '/nonexistent/dir/x.ndjson']);
+    expect(unwritable.code).toBe(2);
+    expect(unwritable.stderr).toMatch(/^print-conformance: cannot write the recording: ENOENT/);
+    const rule = await runCli(['proxy', '--target', service.baseUrl, '--only', 'nope']);
+    expect(rule.stderr).toMatch(/no rule matches nope/);
+  });
+});
