@@ -2,12 +2,11 @@ import * as allure from 'allure-js-commons';
 import { inject, test } from 'vitest';
 import { RULES, type Rule } from '../src/contract/rules.js';
 import type { Finding } from '../src/probes/index.js';
+import { allureLabels } from '../src/report/allure-labels.js';
 import './provided.js';
 
 // Turns the probes' findings into one test per rule and format, named with the rule ID, so that
 // JUnit, Allure and --only/--skip all speak in rule IDs.
-
-const ALLURE_SEVERITY: Record<Rule['severity'], string> = { must: 'critical', should: 'normal', observe: 'trivial' };
 
 /** JSON-only and XML-only rules say so in their IDs; the others hold in both formats. */
 function formatsOf(rule: Rule, formats: string[]): string[] {
@@ -77,10 +76,7 @@ export function defineRuleTests(area: Rule['area']): void {
           observation: results.observations[rule.id],
         };
 
-        await allure.label('rule', rule.id);
-        await allure.severity(ALLURE_SEVERITY[rule.severity]);
-        await allure.label('seed', rule.seed);
-        await allure.feature(rule.area);
+        for (const { name, value } of allureLabels(rule)) await allure.label(name, value);
         await allure.parameter('format', format);
         await allure.description(rule.description);
         for (const [index, failure] of failures.slice(0, 3).entries()) {

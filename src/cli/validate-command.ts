@@ -4,6 +4,7 @@ import { TOOL_NAME, TOOL_VERSION } from '../contract/package-root.js';
 import { RULES } from '../contract/rules.js';
 import type { Finding } from '../probes/index.js';
 import { readExchanges } from '../recording/read-exchanges.js';
+import { writeAllureResults } from '../report/allure-report.js';
 import { consoleSummary } from '../report/console-summary.js';
 import { summariseExchange } from '../report/exchange-summary.js';
 import { writeJsonReport } from '../report/json-report.js';
@@ -34,6 +35,10 @@ export function validateCommand(yargs: Argv) {
         .option('report-dir', { type: 'string', default: 'reports', describe: 'Folder for results.json and junit.xml' })
         .option('json-report', { type: 'string', describe: 'Path of the JSON report' })
         .option('junit', { type: 'string', describe: 'Path of the JUnit report' })
+        .option('allure-dir', {
+          type: 'string',
+          describe: 'Folder of Allure results (default <report-dir>/allure-results)',
+        })
         .example('$0 validate traffic.ndjson', 'judge a proxy recording')
         .example('$0 validate session.har --only checkout.', 'judge the checkout exchanges of a browser HAR'),
     async (argv) => {
@@ -93,6 +98,7 @@ export function validateCommand(yargs: Argv) {
       const reportDir = resolve(argv['report-dir']);
       writeJsonReport(result, resolve(argv['json-report'] ?? join(reportDir, 'results.json')));
       writeJunitReport(result, resolve(argv.junit ?? join(reportDir, 'junit.xml')));
+      writeAllureResults(result, resolve(argv['allure-dir'] ?? join(reportDir, 'allure-results')));
       process.stderr.write(`${seen.any} exchanges read${warnings ? `, ${warnings} lines skipped` : ''}\n`);
       process.stdout.write(consoleSummary(result));
       process.exitCode = exitCodeOf(result, argv.strict);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +109,18 @@ describe('print-conformance validate', () => {
       const junit = readFileSync(join(reports, 'junit.xml'), 'utf8');
       expect(junit).toMatch(/<testcase classname="checkout" name="checkout\.xml\.tax-nil" time="0"><failure /);
       expect(readFileSync(join(reports, 'results.json'), 'utf8')).not.toContain('tok-hidden-123');
+      const allure = readdirSync(join(reports, 'allure-results')).filter((f) => f.endsWith('-result.json'));
+      const taxNil = allure
+        .map((f) => JSON.parse(readFileSync(join(reports, 'allure-results', f), 'utf8')))
+        .find((r) => r.name === 'checkout.xml.tax-nil');
+      expect(taxNil.status).toBe('failed');
+      expect(taxNil.labels).toEqual(
+        expect.arrayContaining([
+          { name: 'rule', value: 'checkout.xml.tax-nil' },
+          { name: 'severity', value: 'critical' },
+        ]),
+      );
+      expect(taxNil.attachments).toHaveLength(2);
     }
     const cut = await runCli(['validate', join(folder, 'broken.ndjson'), '--report-dir', join(folder, 'r-cut')]);
     expect(cut.stderr).toContain('line 4 is not JSON (cut off?); skipped');
