@@ -7,7 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../src/http/listen.js';
 import type { Exchange, Headers, Violation } from '../src/validate/exchange.js';
 import { mediaType } from '../src/validate/exchange.js';
 import { CheckoutState, validateExchange } from '../src/validate/index.js';
@@ -387,18 +387,10 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   server.headersTimeout = 30_000;
   server.requestTimeout = 0;
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const origin = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
 
   return {
-    url: `http://${host}:${address.port}/`,
+    url: `${origin}/`,
     tally,
     close: async () => {
       await new Promise<void>((resolve) => {

@@ -1,10 +1,10 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NOT_XML_CHARACTER } from '../contract/xml-writer.js';
+import { listen } from '../http/listen.js';
 import { formatOfMediaType, readDocument } from '../validate/document.js';
 import { mediaType } from '../validate/exchange.js';
 import { fileKindOf } from '../validate/magic.js';
@@ -324,18 +324,10 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
   server.requestTimeout = 0; // uploads of a gigabyte and more take their time
   server.headersTimeout = 60_000;
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const origin = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
 
   return {
-    baseUrl: `http://${host}:${address.port}${BASE_PATH}`,
+    baseUrl: `${origin}${BASE_PATH}`,
     server,
     store,
     close: () =>
