@@ -1,6 +1,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { TOOL_VERSION } from '../contract/package-root.js';
+import { openapiCommand } from './openapi-command.js';
 import { proxyCommand } from './proxy-command.js';
 import { rulesCommand } from './rules-command.js';
 import { runCommand } from './run-command.js';
@@ -40,6 +41,7 @@ const cli = yargs(hideBin(process.argv))
 
 runCommand(cli);
 rulesCommand(cli);
+openapiCommand(cli);
 serveCommand(cli);
 proxyCommand(cli);
 validateCommand(cli);

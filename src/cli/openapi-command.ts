@@ -1,0 +1,26 @@
+import { writeFileSync } from 'node:fs';
+import type { Argv } from 'yargs';
+import { openApiDocument } from '../contract/openapi.js';
+import { UsageError } from './usage-error.js';
+
+export function openapiCommand(yargs: Argv) {
+  return yargs.command(
+    'openapi',
+    'Print an OpenAPI 3.1 document of the interface, derived from the same schemas',
+    (y) => y.option('output', { alias: 'o', type: 'string', describe: 'Write it to this file instead of stdout' }),
+    (argv) => {
+      const text = `${JSON.stringify(openApiDocument(), null, 2)}\n`;
+      if (!argv.output) {
+        process.stdout.write(text);
+        return;
+      }
+      try {
+        writeFileSync(argv.output, text);
+      } catch (error) {
+        throw new UsageError(
+          `cannot write ${argv.output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        );
+      }
+    },
+  );
+}
