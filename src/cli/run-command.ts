@@ -15,7 +15,6 @@ import { exitCodeOf, foldVerdicts, type RunResult } from '../report/run-result.j
 import type { Exchange } from '../validate/exchange.js';
 import { parseByteSize } from './byte-size.js';
 import { optionList, selectedRules } from './rule-selection.js';
-import { runSuite } from './run-suite.js';
 import { UsageError } from './usage-error.js';
 
 function parseHeaders(values: string[]): Record<string, string> {
@@ -193,6 +192,8 @@ export function runCommand(yargs: Argv) {
         config.preflight = preflight.findings.map(({ rule, message, exchange }) => ({ rule, message, exchange }));
 
         const reportDir = resolve(argv['report-dir']);
+        // vitest is loaded only when a suite runs: the other commands start faster without it.
+        const { runSuite } = await import('./run-suite.js');
         const verdicts = await runSuite({
           config,
           progress: !quiet,

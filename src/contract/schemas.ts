@@ -63,21 +63,34 @@ function flatten(schema: JsonSchema): JsonSchema[] {
   return out;
 }
 
+const propertiesCache = new WeakMap<JsonSchema, Map<string, JsonSchema>>();
+const typesCache = new WeakMap<JsonSchema, string[]>();
+
 /** The named properties of a schema (following $ref/allOf), camelCase as JSON writes them. */
 export function propertiesOf(schema: JsonSchema): Map<string, JsonSchema> {
+  const cached = propertiesCache.get(schema);
+  if (cached) return cached;
   const props = new Map<string, JsonSchema>();
   for (const part of flatten(schema)) {
     for (const [name, sub] of Object.entries(part.properties ?? {})) if (!props.has(name)) props.set(name, sub);
   }
+  propertiesCache.set(schema, props);
   return props;
 }
 
 /** The JSON types a schema allows, following $ref/allOf. */
 export function typesOf(schema: JsonSchema): string[] {
+  const cached = typesCache.get(schema);
+  if (cached) return cached;
+  let types: string[] = [];
   for (const part of flatten(schema)) {
-    if (part.type) return Array.isArray(part.type) ? part.type : [part.type];
+    if (part.type) {
+      types = Array.isArray(part.type) ? part.type : [part.type];
+      break;
+    }
   }
-  return [];
+  typesCache.set(schema, types);
+  return types;
 }
 
 export function xmlRootOf(name: SchemaName): string {

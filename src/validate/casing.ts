@@ -1,5 +1,4 @@
 import type { XmlElement } from './xml.js';
-import { walkElements } from './xml.js';
 
 // JSON names start lower-case, XML element names upper-case (§2 of the description): checked at
 // every depth, so a nested `Address` in JSON or `line1` in XML is caught too.
@@ -21,10 +20,9 @@ export function jsonNamesNotLowerCase(value: unknown, path = ''): string[] {
   return found;
 }
 
-export function xmlNamesNotPascalCase(root: XmlElement): string[] {
-  const found: string[] = [];
-  for (const { element, path } of walkElements(root)) {
-    if (!UPPER_START.test(element.local)) found.push(`/${path.join('/')}`);
-  }
+export function xmlNamesNotPascalCase(element: XmlElement, path = ''): string[] {
+  const here = `${path}/${element.local}`;
+  const found = UPPER_START.test(element.local) ? [] : [here];
+  for (const child of element.children) found.push(...xmlNamesNotPascalCase(child, here));
   return found;
 }

@@ -1,11 +1,12 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { SaxesParser, type SaxesTagNS } from 'saxes';
 
-// Namespace-aware XML reading on top of fast-xml-parser. Entities and DOCTYPE are never processed:
-// a document that declares any is refused before parsing, so no expansion bomb or external entity
-// can run. Prefixes are resolved to namespace URIs; rules compare namespaces, never prefix text.
+// Namespace-aware XML reading with saxes: one strict, streaming pass that resolves every prefix to
+// its namespace, so rules compare namespaces, never prefix text. A document that declares a DOCTYPE
+// or entities is refused before parsing, so no expansion bomb or external entity can ever run;
+// saxes itself knows only the predefined entities and character references.
 
 export const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
-const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
+const XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/';
 
 export interface XmlAttribute {
   name: string;
@@ -28,75 +29,19 @@ export interface XmlElement {
 
 export type XmlParseResult = { ok: true; root: XmlElement } | { ok: false; error: string };
 
-const parser = new XMLParser({
-  preserveOrder: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  processEntities: false,
-  htmlEntities: false,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  cdataPropName: '#cdata',
-  commentPropName: '#comment',
-});
-
-const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-/** Decodes the five predefined entities and character references; anything else is an error. */
-function decodeReferences(raw: string): string {
-  return raw.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z_][\w.-]*);/g, (_, ref: string) => {
-    if (ref.startsWith('#x')) return String.fromCodePoint(Number.parseInt(ref.slice(2), 16));
-    if (ref.startsWith('#')) return String.fromCodePoint(Number.parseInt(ref.slice(1), 10));
-    const value = PREDEFINED[ref];
-    if (value === undefined) throw new XmlError(`undeclared entity &${ref}; (entities are not expanded)`);
-    return value;
-  });
-}
-
-class XmlError extends Error {}
-
-type Node = Record<string, unknown>;
-
-function splitName(name: string): { prefix?: string; local: string } {
-  const colon = name.indexOf(':');
-  return colon < 0 ? { local: name } : { prefix: name.slice(0, colon), local: name.slice(colon + 1) };
-}
-
-function buildElement(name: string, node: Node, scope: Map<string, string>): XmlElement {
-  const rawAttributes = (node[':@'] ?? {}) as Record<string, string>;
-  const inner = new Map(scope);
-  for (const [attr, value] of Object.entries(rawAttributes)) {
-    if (attr === 'xmlns') inner.set('', decodeReferences(value));
-    else if (attr.startsWith('xmlns:')) inner.set(attr.slice(6), decodeReferences(value));
-  }
-  const resolve = (prefix: string | undefined, isAttribute: boolean): string | undefined => {
-    if (prefix === 'xml') return XML_NAMESPACE;
-    if (prefix === undefined) return isAttribute ? undefined : inner.get('') || undefined;
-    const ns = inner.get(prefix);
-    if (ns === undefined) throw new XmlError(`prefix "${prefix}" is not bound to a namespace`);
-    return ns;
-  };
-  const { prefix, local } = splitName(name);
+function elementOf(tag: SaxesTagNS): XmlElement {
   const attributes: XmlAttribute[] = [];
-  for (const [attr, value] of Object.entries(rawAttributes)) {
-    if (attr === 'xmlns' || attr.startsWith('xmlns:')) continue;
-    const parts = splitName(attr);
-    attributes.push({ name: attr, ...parts, namespace: resolve(parts.prefix, true), value: decodeReferences(value) });
+  for (const attr of Object.values(tag.attributes)) {
+    if (attr.uri === XMLNS_NAMESPACE || attr.name === 'xmlns') continue;
+    const attribute: XmlAttribute = { name: attr.name, local: attr.local, value: attr.value };
+    if (attr.prefix) attribute.prefix = attr.prefix;
+    if (attr.uri) attribute.namespace = attr.uri;
+    attributes.push(attribute);
   }
-  const children: XmlElement[] = [];
-  let text = '';
-  for (const child of (node[name] ?? []) as Node[]) {
-    const key = Object.keys(child).find((k) => k !== ':@');
-    if (key === undefined || key === '#comment') continue;
-    if (key === '#text') text += decodeReferences(String(child[key]));
-    else if (key === '#cdata') {
-      for (const part of child[key] as Node[]) text += String(part['#text'] ?? '');
-    } else children.push(buildElement(key, child, inner));
-  }
-  return { name, prefix, local, namespace: resolve(prefix, false), attributes, children, text };
+  const element: XmlElement = { name: tag.name, local: tag.local, attributes, children: [], text: '' };
+  if (tag.prefix) element.prefix = tag.prefix;
+  if (tag.uri) element.namespace = tag.uri;
+  return element;
 }
 
 /** Parses an XML document into a namespace-resolved element tree, or says why it cannot. */
@@ -104,23 +49,36 @@ export function parseXml(text: string): XmlParseResult {
   if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) {
     return { ok: false, error: 'DOCTYPE and entity declarations are not accepted' };
   }
-  const checked = XMLValidator.validate(text);
-  if (checked !== true) {
-    return { ok: false, error: `${checked.err.msg} (line ${checked.err.line}, column ${checked.err.col})` };
-  }
+  const parser = new SaxesParser({ xmlns: true, position: true });
+  const stack: XmlElement[] = [];
+  let root: XmlElement | undefined;
+  parser.on('opentag', (tag) => {
+    const element = elementOf(tag);
+    const parent = stack.at(-1);
+    if (parent) parent.children.push(element);
+    else root = element;
+    stack.push(element);
+  });
+  parser.on('closetag', () => {
+    stack.pop();
+  });
+  const addText = (data: string) => {
+    const current = stack.at(-1);
+    if (current) current.text += data;
+  };
+  parser.on('text', addText);
+  parser.on('cdata', addText);
   try {
-    const nodes = parser.parse(text) as Node[];
-    const elements = nodes.filter((node) => {
-      const key = Object.keys(node).find((k) => k !== ':@');
-      return key !== undefined && !key.startsWith('#') && !key.startsWith('?');
-    });
-    if (elements.length !== 1) return { ok: false, error: `expected one root element, found ${elements.length}` };
-    const [root] = elements as [Node];
-    const name = Object.keys(root).find((k) => k !== ':@') as string;
-    return { ok: true, root: buildElement(name, root, new Map()) };
+    parser.write(text.replace(/^\uFEFF/, '')).close();
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    // saxes says "line:column: message."; reports say it the other way round.
+    const raw = (error as Error).message;
+    const located = /^(\d+):(\d+): (.*?)\.?$/s.exec(raw);
+    const message = (located?.[3] ?? raw).replace('undefined entity', 'undeclared entity (entities are not expanded)');
+    return { ok: false, error: located ? `${message} (line ${located[1]}, column ${located[2]})` : message };
   }
+  if (!root) return { ok: false, error: 'no root element' };
+  return { ok: true, root };
 }
 
 /** True when the element carries nil="true" (or "1") in the XMLSchema-instance namespace. */
@@ -128,14 +86,4 @@ export function isXsiNil(element: XmlElement): boolean {
   return element.attributes.some(
     (attr) => attr.namespace === XSI_NAMESPACE && attr.local === 'nil' && ['true', '1'].includes(attr.value.trim()),
   );
-}
-
-/** Every element of the tree with its path of local names (root first). */
-export function* walkElements(
-  element: XmlElement,
-  path: string[] = [],
-): Generator<{ element: XmlElement; path: string[] }> {
-  const here = [...path, element.local];
-  yield { element, path: here };
-  for (const child of element.children) yield* walkElements(child, here);
 }
