@@ -91,10 +91,17 @@ export function extraMembers(model: unknown, schema: JsonSchema = {}, path = '')
   return found;
 }
 
+const pointerSegments = new Map<string, string[]>();
+
 /** Reads a string at a JSON pointer of the model; undefined when absent or not a string. */
 export function stringAt(model: unknown, pointer: string): string | undefined {
+  let segments = pointerSegments.get(pointer);
+  if (!segments) {
+    segments = pointer.split('/').filter(Boolean);
+    pointerSegments.set(pointer, segments);
+  }
   let here: unknown = model;
-  for (const key of pointer.split('/').filter(Boolean)) {
+  for (const key of segments) {
     if (here === null || typeof here !== 'object' || Array.isArray(here)) return undefined;
     here = (here as Record<string, unknown>)[key];
   }
