@@ -9,3 +9,12 @@ export function processMemory(pid: number): { rss: number; hwm: number } {
 }
 
 export const MiB = 1024 * 1024;
+
+/** CPU time (user + system) a process has used so far, in milliseconds, from /proc (Linux). */
+export function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) start after the last ")".
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / 100;
+}

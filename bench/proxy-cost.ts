@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { request } from 'undici';
+import { processCpuMs } from './process-memory.js';
 import { startListening, stop } from './start-cli.js';
 
 // Requests per second and latency of GET and POST checkout, in JSON and XML, at 32 connections:
@@ -88,7 +89,7 @@ export async function benchProxyCost() {
   writeFileSync(openapi, JSON.stringify(openApiDocument()));
 
   const children: ChildProcess[] = [];
-  const ways: { way: string; base: string }[] = [{ way: 'direct', base: service.url }];
+  const ways: { way: string; base: string; pid?: number }[] = [{ way: 'direct', base: service.url }];
   try {
     const bare = await startProcess(
       process.execPath,
@@ -96,7 +97,7 @@ export async function benchProxyCost() {
       /listening on (\S+)/,
     );
     children.push(bare.child);
-    ways.push({ way: 'http-proxy passthrough', base: bare.url });
+    ways.push({ way: 'http-proxy passthrough', base: bare.url, pid: bare.child.pid });
     const ours = await startListening([
       'proxy',
       '--target',
@@ -107,7 +108,7 @@ export async function benchProxyCost() {
       '0',
     ]);
     children.push(ours.child);
-    ways.push({ way: 'print-conformance proxy', base: ours.url });
+    ways.push({ way: 'print-conformance proxy', base: ours.url, pid: ours.child.pid });
     try {
       const prismBin = join(import.meta.dirname, 'node_modules', '.bin', 'prism');
       const prism = await startProcess(
@@ -116,15 +117,20 @@ export async function benchProxyCost() {
         /Prism is listening on (http:\/\/\S+)/,
       );
       children.push(prism.child);
-      ways.push({ way: 'prism proxy', base: prism.url });
+      ways.push({ way: 'prism proxy', base: prism.url, pid: prism.child.pid });
     } catch (error) {
       process.stderr.write(`prism could not be started: ${(error as Error).message}\n`);
     }
 
     const rows: Record<string, unknown>[] = [];
     for (const scenario of SCENARIOS) {
-      for (const { way, base } of ways) {
+      for (const { way, base, pid } of ways) {
+        const cpuBefore = pid ? processCpuMs(pid) : 0;
         const result = await load(`${base}${checkoutPath}`, scenario);
+        // CPU per request of the proxy process: steadier than req/s when the load generator shares the cores.
+        const cpuUsPerRequest = pid
+          ? Math.round(((processCpuMs(pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total))
+          : undefined;
         rows.push({
           scenario: scenario.name,
           way,
@@ -133,6 +139,7 @@ export async function benchProxyCost() {
           p99ms: result.latency.p99,
           non2xx: result.non2xx,
           errors: result.errors,
+          proxyCpuUsPerRequest: cpuUsPerRequest,
         });
         process.stderr.write(
           `  ${scenario.name.padEnd(9)} ${way.padEnd(24)} ${Math.round(result.requests.average)} req/s\n`,

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import busboy from 'busboy';
@@ -10,6 +10,7 @@ import { mediaType } from '../src/validate/exchange.js';
 // pass. What it saw becomes a RecordedBody for the core.
 
 const HEAD_BYTES = 64;
+const EMPTY_SHA256 = createHash('sha256').digest('hex');
 
 export interface TapOptions {
   /** Keep bodies up to this size whole for validation (JSON, XML, forms). */
@@ -24,7 +25,8 @@ function isTextual(type: string | undefined): boolean {
 
 export class BodyTap {
   size = 0;
-  private readonly hash = createHash('sha256');
+  // Made on the first chunk: most requests (GETs) have no body at all.
+  private hash: Hash | undefined;
   private head = Buffer.alloc(0);
   private kept: Buffer[] | undefined = [];
   private keptSize = 0;
@@ -68,6 +70,7 @@ export class BodyTap {
 
   push(chunk: Buffer): void {
     this.size += chunk.length;
+    if (!this.hash) this.hash = createHash('sha256');
     this.hash.update(chunk);
     if (this.head.length < HEAD_BYTES)
       this.head = Buffer.concat([this.head, chunk.subarray(0, HEAD_BYTES - this.head.length)]);
@@ -91,7 +94,7 @@ export class BodyTap {
 
   private read(contentEncoding?: string): RecordedBody {
     this.parser?.end();
-    const body: RecordedBody = { size: this.size, sha256: this.hash.digest('hex') };
+    const body: RecordedBody = { size: this.size, sha256: this.hash ? this.hash.digest('hex') : EMPTY_SHA256 };
     if (this.size === 0) {
       body.text = '';
       return body;

@@ -25,6 +25,13 @@ function redactJson(value: unknown, members: Set<string>): unknown {
   return value;
 }
 
+/** Cheap test before parsing: most bodies name no secret member at all. */
+function mentionsAny(text: string, members: Set<string>): boolean {
+  const lower = text.toLowerCase();
+  for (const member of members) if (lower.includes(`"${member}"`)) return true;
+  return false;
+}
+
 function redactBody(
   body: RecordedBody | undefined,
   contentType: string | undefined,
@@ -36,7 +43,7 @@ function redactBody(
     const form = new URLSearchParams(text);
     for (const key of [...form.keys()]) if (members.has(key.toLowerCase())) form.set(key, REDACTED);
     text = form.toString();
-  } else if (/json/i.test(contentType ?? '') || /^\s*[{[]/.test(text)) {
+  } else if ((/json/i.test(contentType ?? '') || /^\s*[{[]/.test(text)) && mentionsAny(text, members)) {
     try {
       const value = JSON.parse(text);
       const redacted = JSON.stringify(redactJson(value, members));
