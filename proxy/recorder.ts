@@ -1,47 +1,54 @@
-import { createWriteStream, type WriteStream, writeFileSync } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Exchange, Violation } from '../src/validate/exchange.js';
 import { bodyText, header } from '../src/validate/exchange.js';
 
 // Writes each exchange as one NDJSON line the moment it completes (appending, so a crash loses at
-// most the line being written), and HAR 1.2 at the end.
+// most the line being written). HAR 1.2 is streamed too: its entries are written as they come and
+// the document is closed when the proxy stops, so a long run holds no entries in memory.
 
 export type RecordedExchange = Exchange & { violations: Violation[]; blocked?: boolean };
 
+const HAR_HEAD =
+  '{\n  "log": {\n    "version": "1.2",\n    "creator": { "name": "print-conformance", "version": "1" },\n    "entries": [\n';
+const HAR_TAIL = '\n    ]\n  }\n}\n';
+
+function opened(stream: WriteStream): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.once('ready', resolve);
+    stream.once('error', reject);
+  });
+}
+
 export class Recorder {
   private readonly ndjson: WriteStream | undefined;
-  private readonly harEntries: object[] = [];
+  private readonly har: WriteStream | undefined;
+  private harEntries = 0;
 
-  constructor(
-    ndjsonFile: string | undefined,
-    private readonly harFile: string | undefined,
-  ) {
+  constructor(ndjsonFile: string | undefined, harFile: string | undefined) {
     this.ndjson = ndjsonFile ? createWriteStream(ndjsonFile, { flags: 'a' }) : undefined;
+    this.har = harFile ? createWriteStream(harFile) : undefined;
   }
 
-  /** Resolves once the file is open, or rejects with why it cannot be written. */
-  ready(): Promise<void> {
-    const stream = this.ndjson;
-    if (!stream) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      stream.once('ready', resolve);
-      stream.once('error', reject);
-    });
+  /** Resolves once the files are open, or rejects with why one cannot be written. */
+  async ready(): Promise<void> {
+    await Promise.all([this.ndjson, this.har].filter((s): s is WriteStream => s !== undefined).map(opened));
+    this.har?.write(HAR_HEAD);
   }
 
   record(exchange: RecordedExchange): void {
     this.ndjson?.write(`${JSON.stringify(exchange)}\n`);
-    if (this.harFile) this.harEntries.push(harEntry(exchange));
+    if (this.har) {
+      this.har.write(`${this.harEntries > 0 ? ',\n' : ''}      ${JSON.stringify(harEntry(exchange))}`);
+      this.harEntries += 1;
+    }
   }
 
   async close(): Promise<void> {
-    const stream = this.ndjson;
-    if (stream) await new Promise<void>((resolve) => stream.end(resolve));
-    if (this.harFile) {
-      const har = {
-        log: { version: '1.2', creator: { name: 'print-conformance', version: '1' }, entries: this.harEntries },
-      };
-      writeFileSync(this.harFile, `${JSON.stringify(har, null, 2)}\n`);
-    }
+    const ends = [this.ndjson, this.har].map((stream, index) => {
+      if (!stream) return Promise.resolve();
+      return new Promise<void>((resolve) => stream.end(index === 1 ? HAR_TAIL : undefined, resolve));
+    });
+    await Promise.all(ends);
   }
 }
 
