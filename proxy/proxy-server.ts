@@ -152,7 +152,15 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       request.resume();
       return;
     }
-    const targetUrl = new URL(rawUrl.slice(1), targetBase);
+    // Joined as text, never resolved as a relative URL: "/http://elsewhere/" must not leave the target.
+    const targetUrl = new URL(`${targetBase}${rawUrl.slice(1)}`);
+    if (targetUrl.origin !== target.origin) {
+      response
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end('{"message":"print-conformance proxy: only paths of the target are forwarded"}');
+      request.resume();
+      return;
+    }
     exchange.request.url = targetUrl.href;
 
     const requestTap = new BodyTap(request.headers, tapOptions);

@@ -230,6 +230,10 @@ describe('the proxy forwards', () => {
           'http://example.invalid/x',
         ]),
       ).toBe('400');
+      // A path that spells another URL stays a path under the target.
+      const disguised = await request(`${setup.proxy.url}http://127.0.0.1:9/steal`);
+      expect(disguised.statusCode).toBe(404);
+      await disguised.body.dump();
       expect(
         await curl([
           '-s',
