@@ -154,7 +154,8 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     }
     // Joined as text, never resolved as a relative URL: "/http://elsewhere/" must not leave the target.
     const targetUrl = new URL(`${targetBase}${rawUrl.slice(1)}`);
-    if (targetUrl.origin !== target.origin) {
+    // Dot segments ("/../admin") would climb out of the target's base path: refused as well.
+    if (targetUrl.origin !== target.origin || !targetUrl.pathname.startsWith(target.pathname)) {
       response
         .writeHead(400, { 'content-type': 'application/json' })
         .end('{"message":"print-conformance proxy: only paths of the target are forwarded"}');

@@ -234,6 +234,16 @@ describe('the proxy forwards', () => {
       const disguised = await request(`${setup.proxy.url}http://127.0.0.1:9/steal`);
       expect(disguised.statusCode).toBe(404);
       await disguised.body.dump();
+      const climbing = await curl([
+        '-s',
+        '--path-as-is',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code}',
+        `${setup.proxy.url}../admin`,
+      ]);
+      expect(climbing).toBe('400');
       expect(
         await curl([
           '-s',
