@@ -16,6 +16,8 @@ import { CheckoutState, validateExchange } from '../validate/index.js';
 import { selectedRules } from './rule-selection.js';
 import { UsageError } from './usage-error.js';
 
+const KEPT_PER_RULE = 50;
+
 /** The format an exchange was spoken in, for per-format verdicts: its answer's, else its request's. */
 function formatOf(exchange: Exchange): 'json' | 'xml' | 'any' {
   const text = bodyText(exchange.response?.body) || bodyText(exchange.request.body) || '';
@@ -47,6 +49,7 @@ export function validateCommand(yargs: Argv) {
       const files = (argv.files ?? []).map(String);
       const state = new CheckoutState();
       const findings: Finding[] = [];
+      const counts = new Map<string, number>();
       const seen = { checkout: 0, upload: 0, any: 0 };
       let warnings = 0;
       for (const file of files) {
@@ -61,6 +64,10 @@ export function validateCommand(yargs: Argv) {
           // Traffic is judged on both sides: a client breaking a rule is as much a finding as a service.
           for (const violation of validateExchange(exchange, state)) {
             if (!selected.has(violation.rule)) continue;
+            // A large recording can break one rule a million times: count them all, keep a few to show.
+            const count = (counts.get(violation.rule) ?? 0) + 1;
+            counts.set(violation.rule, count);
+            if (count > KEPT_PER_RULE) continue;
             findings.push({
               rule: violation.rule,
               format,
@@ -75,6 +82,9 @@ export function validateCommand(yargs: Argv) {
       const verdicts = new Map<string, FormatVerdict[]>();
       for (const rule of RULES) {
         const mine = findings.filter((f) => f.rule === rule.id);
+        const more = (counts.get(rule.id) ?? 0) - mine.length;
+        const last = mine.at(-1);
+        if (more > 0 && last) mine.push({ ...last, message: `… and ${more} more exchanges like these` });
         const area = rule.id.startsWith('checkout.') ? 'checkout' : rule.id.startsWith('upload.') ? 'upload' : 'any';
         let skipReason: string | undefined;
         if (!selected.has(rule.id)) skipReason = 'not selected (--only/--skip)';

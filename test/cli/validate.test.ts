@@ -135,6 +135,22 @@ describe('print-conformance validate', () => {
     expect(result.stdout).toContain('request: ReturnUrl has 513 UTF-16 code units');
   });
 
+  it('counts every violation of a large recording but keeps only a few exchanges per rule', async () => {
+    const line = JSON.stringify({
+      request: { method: 'GET', url: 'http://s.test/v2/checkout/c', headers: { accept: 'application/json' } },
+      response: { status: 500, headers: { 'content-type': 'application/json' }, body: { text: '{}', size: 2 } },
+      violations: [],
+    });
+    writeFileSync(join(folder, 'many.ndjson'), Array.from({ length: 300 }, () => line).join('\n'));
+    const reports = join(folder, 'r-many');
+    expect((await runCli(['validate', join(folder, 'many.ndjson'), '--report-dir', reports])).code).toBe(1);
+    const rule = JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')).rules.find(
+      (r: { id: string }) => r.id === 'http.no-server-error',
+    );
+    expect(rule.failures).toHaveLength(51);
+    expect(rule.failures.at(-1).message).toBe('… and 250 more exchanges like these');
+  });
+
   it('says in one line, exit 2, when a file cannot be read or holds nothing', async () => {
     const missing = await runCli(['validate', join(folder, 'nope.ndjson')]);
     expect(missing.code).toBe(2);
