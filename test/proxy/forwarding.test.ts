@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
@@ -174,6 +175,35 @@ describe('the proxy forwards', () => {
       await proxy.close();
       upstream.close();
     }
+  });
+
+  it('passes a reset from the target on to the client and records the exchange as failed', async () => {
+    const upstream = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '1000000' });
+      response.write(Buffer.alloc(1000));
+      setTimeout(() => response.socket?.destroy(), 20);
+    }).listen(0, '127.0.0.1');
+    await once(upstream, 'listening');
+    const folder = join(tmpdir(), `print-conformance-reset-${process.pid}`);
+    mkdirSync(folder, { recursive: true });
+    const recordFile = join(folder, 'reset.ndjson');
+    const proxy = await startProxy({
+      target: `http://127.0.0.1:${(upstream.address() as { port: number }).port}/v2/`,
+      recordFile,
+    });
+    try {
+      const answer = await request(`${proxy.url}files/abc`);
+      await expect(answer.body.arrayBuffer()).rejects.toThrow();
+    } finally {
+      await proxy.close();
+      upstream.close();
+    }
+    const lines = readFileSync(recordFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[0].error).toBe('the target broke off the answer');
+    rmSync(folder, { recursive: true, force: true });
   });
 
   it('records an upload the client broke off, and keeps serving', async () => {
