@@ -1,0 +1,45 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+const run = promisify(execFile);
+
+// What a user gets from the registry: the packed tarball, installed into an empty folder.
+describe('the packed tarball', () => {
+  it('holds the compiled CLI, suites, proxy and schemas only, and runs the suite green from an empty folder', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'print-conformance-pack-'));
+    try {
+      const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', folder], { cwd: ROOT });
+      const [pack] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
+      const paths = pack.files.map((f) => f.path);
+      expect(paths).toContain('bin/print-conformance.js');
+      expect(paths).toContain('dist/suites/probe.global.js');
+      expect(paths).toContain('schemas/checkout.json');
+      expect(paths.filter((p) => /^(src|test|bench|suites|proxy)\//.test(p))).toEqual([]);
+
+      const project = join(folder, 'user');
+      await run('mkdir', ['-p', project]);
+      writeFileSync(join(project, 'package.json'), '{"name":"user","private":true}');
+      copyFileSync(join(folder, pack.filename), join(project, pack.filename));
+      // Exactly as a user types it: a ./relative tarball path.
+      const result = await run('npx', ['--yes', `./${pack.filename}`, '--quiet'], {
+        cwd: project,
+        timeout: 240_000,
+      }).catch((error) => {
+        throw new Error(`npx failed: ${error.stderr}`);
+      });
+      expect(result.stdout).toMatch(/\d+ passed, 0 failed, 0 warnings, \d+ skipped/);
+      const results = JSON.parse(readFileSync(join(project, 'reports', 'results.json'), 'utf8'));
+      expect(results.summary.failed).toBe(0);
+      expect(readdirSync(join(project, 'reports'))).toEqual(
+        expect.arrayContaining(['results.json', 'junit.xml', 'allure-results']),
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
