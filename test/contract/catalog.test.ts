@@ -40,3 +40,11 @@ describe('the rule catalog', () => {
     expect(selectRules(['checkout.ech']).unknown).toEqual(['checkout.ech']);
   });
 });
+
+describe('docs/rules.md', () => {
+  it('is the catalog as the core generates it (npm run docs regenerates it)', async () => {
+    const { rulesMarkdown } = await import('../../src/contract/rules-markdown.js');
+    const committed = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'rules.md'), 'utf8');
+    expect(committed).toBe(rulesMarkdown());
+  });
+});
