@@ -42,4 +42,15 @@ export class ViolationTally {
     }
     return lines.join('\n');
   }
+
+  /** The summary as Markdown, for a pull-request comment (--summary-md). */
+  markdown(target: string): string {
+    const lines = [`### print-conformance proxy: ${this.exchanges} exchanges with ${target}`, ''];
+    if (this.byRule.size === 0) return `${lines.join('\n')}No rule was broken.\n`;
+    lines.push('| Rule | Severity | Client | Service |', '|---|---|---:|---:|');
+    for (const [rule, count] of [...this.byRule].sort(([a], [b]) => a.localeCompare(b))) {
+      lines.push(`| \`${rule}\` | ${count.severity} | ${count.request} | ${count.response} |`);
+    }
+    return `${lines.join('\n')}\n`;
+  }
 }

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { startProxy } from '../../proxy/proxy-server.js';
@@ -53,6 +54,10 @@ export function proxyCommand(yargs: Argv) {
           type: 'number',
           default: 10,
           describe: 'Seconds to wait for the target to answer',
+        })
+        .option('summary-md', {
+          type: 'string',
+          describe: 'Also write the final summary as Markdown here (for a pull-request comment)',
         })
         .option('summary-interval', {
           type: 'number',
@@ -126,6 +131,15 @@ export function proxyCommand(yargs: Argv) {
         process.on('SIGTERM', stop);
       });
       log(proxy.tally.format('summary'));
+      if (argv['summary-md']) {
+        try {
+          writeFileSync(resolve(argv['summary-md']), proxy.tally.markdown(target.href));
+        } catch (error) {
+          log(
+            `print-conformance: cannot write ${argv['summary-md']}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+          );
+        }
+      }
       process.exitCode = proxy.tally.exitCode(argv.strict);
     },
   );

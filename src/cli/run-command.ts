@@ -10,6 +10,7 @@ import { ProbeRun } from '../probes/probe-run.js';
 import type { SampleType } from '../probes/sample-files.js';
 import { startReferenceService } from '../reference/service.js';
 import { consoleSummary } from '../report/console-summary.js';
+import { githubAnnotations } from '../report/github-annotations.js';
 import { writeJsonReport } from '../report/json-report.js';
 import { exitCodeOf, foldVerdicts, type RunResult } from '../report/run-result.js';
 import type { Exchange } from '../validate/exchange.js';
@@ -99,6 +100,11 @@ export function runCommand(yargs: Argv) {
         .option('allure-dir', {
           type: 'string',
           describe: 'Folder of Allure results (default <report-dir>/allure-results)',
+        })
+        .option('reporter', {
+          choices: ['console', 'github'] as const,
+          default: 'console' as const,
+          describe: 'github: also print GitHub Actions annotations for failed rules',
         })
         .option('quiet', { type: 'boolean', default: false, describe: 'No progress lines, only the summary' })
         .example('$0', 'run against the embedded reference service')
@@ -211,6 +217,7 @@ export function runCommand(yargs: Argv) {
         };
         writeJsonReport(result, resolve(argv['json-report'] ?? join(reportDir, 'results.json')));
         process.stdout.write(consoleSummary(result));
+        if (argv.reporter === 'github') process.stdout.write(githubAnnotations(result));
         process.exitCode = exitCodeOf(result, strict);
       } finally {
         await reference?.close();

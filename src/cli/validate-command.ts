@@ -7,6 +7,7 @@ import { readExchanges } from '../recording/read-exchanges.js';
 import { writeAllureResults } from '../report/allure-report.js';
 import { consoleSummary } from '../report/console-summary.js';
 import { summariseExchange } from '../report/exchange-summary.js';
+import { githubAnnotations } from '../report/github-annotations.js';
 import { writeJsonReport } from '../report/json-report.js';
 import { writeJunitReport } from '../report/junit-report.js';
 import { exitCodeOf, type FormatVerdict, foldVerdicts, type RunResult } from '../report/run-result.js';
@@ -37,6 +38,11 @@ export function validateCommand(yargs: Argv) {
         .option('report-dir', { type: 'string', default: 'reports', describe: 'Folder for results.json and junit.xml' })
         .option('json-report', { type: 'string', describe: 'Path of the JSON report' })
         .option('junit', { type: 'string', describe: 'Path of the JUnit report' })
+        .option('reporter', {
+          choices: ['console', 'github'] as const,
+          default: 'console' as const,
+          describe: 'github: also print GitHub Actions annotations for failed rules',
+        })
         .option('allure-dir', {
           type: 'string',
           describe: 'Folder of Allure results (default <report-dir>/allure-results)',
@@ -111,6 +117,7 @@ export function validateCommand(yargs: Argv) {
       writeAllureResults(result, resolve(argv['allure-dir'] ?? join(reportDir, 'allure-results')));
       process.stderr.write(`${seen.any} exchanges read${warnings ? `, ${warnings} lines skipped` : ''}\n`);
       process.stdout.write(consoleSummary(result));
+      if (argv.reporter === 'github') process.stdout.write(githubAnnotations(result));
       process.exitCode = exitCodeOf(result, argv.strict);
     },
   );

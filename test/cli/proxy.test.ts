@@ -44,7 +44,8 @@ async function startProxyCli(args: string[]) {
 describe('print-conformance proxy', () => {
   it('prints one listening line, records, and on SIGTERM prints a summary by rule and exits 1 for a broken must rule', async () => {
     const record = join(folder, 'cli.ndjson');
-    const proxy = await startProxyCli(['--record', record]);
+    const summary = join(folder, 'summary.md');
+    const proxy = await startProxyCli(['--record', record, '--summary-md', summary]);
     expect(proxy.url).toBeDefined();
     const order = (await (await fetch(`${proxy.url}orders`, { method: 'POST' })).json()) as {
       checkout: { setupUrl: string };
@@ -61,6 +62,7 @@ describe('print-conformance proxy', () => {
     expect(stderr).toMatch(/POST \/v2\/checkout\/\w+ → 400 {2}checkout\.return-url\.length \(request\)/);
     expect(stderr).toMatch(/summary: 2 exchanges\n {2}checkout\.return-url\.length {2}must {5}client 1, service 0/);
     expect(readFileSync(record, 'utf8').trim().split('\n')).toHaveLength(2);
+    expect(readFileSync(summary, 'utf8')).toContain('| `checkout.return-url.length` | must | 1 | 0 |');
   });
 
   it('exits 0 when nothing broke a rule, and --no-violations-header keeps answers clean', async () => {

@@ -122,7 +122,17 @@ describe('print-conformance validate', () => {
       );
       expect(taxNil.attachments).toHaveLength(2);
     }
-    const cut = await runCli(['validate', join(folder, 'broken.ndjson'), '--report-dir', join(folder, 'r-cut')]);
+    const cut = await runCli([
+      'validate',
+      join(folder, 'broken.ndjson'),
+      '--report-dir',
+      join(folder, 'r-cut'),
+      '--reporter',
+      'github',
+    ]);
+    expect(cut.stdout).toMatch(
+      /^::error title=print-conformance checkout\.xml\.tax-nil::response: XML checkout has no <Tax> element under the root%0APOST http/m,
+    );
     expect(cut.stderr).toContain('line 4 is not JSON (cut off?); skipped');
   });
 
