@@ -242,7 +242,9 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       upstream.on('timeout', () =>
         upstream.destroy(
           Object.assign(
-            new Error(`the target did not answer within ${(options.connectTimeoutMs ?? 10_000) / 1000} s`),
+            new Error(
+              `the target ${targetBase} did not answer within ${(options.connectTimeoutMs ?? 10_000) / 1000} s`,
+            ),
             { code: 'ETIMEDOUT' },
           ),
         ),
@@ -250,10 +252,8 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       upstream.on('error', (error: NodeJS.ErrnoException) => {
         if (settled) return;
         if (response.headersSent) return fail(502, `the target broke off the answer (${error.code ?? error.message})`);
-        fail(
-          error.code === 'ETIMEDOUT' ? 504 : 502,
-          `the target ${targetBase} cannot be reached (${error.code ?? error.message})`,
-        );
+        if (error.code === 'ETIMEDOUT') return fail(504, error.message);
+        fail(502, `the target ${targetBase} cannot be reached (${error.code ?? error.message})`);
       });
       request.on('aborted', () => {
         upstream.destroy();

@@ -244,6 +244,31 @@ describe('the proxy forwards', () => {
     }
   });
 
+  it('answers 504 when the target does not answer in time, and serves again once it does', async () => {
+    let answer = false;
+    const upstream = createServer((_request, response) => {
+      if (answer) response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    }).listen(0, '127.0.0.1');
+    await once(upstream, 'listening');
+    const proxy = await startProxy({
+      target: `http://127.0.0.1:${(upstream.address() as { port: number }).port}/v2/`,
+      connectTimeoutMs: 300,
+    });
+    try {
+      const slow = await request(`${proxy.url}orders`);
+      expect(slow.statusCode).toBe(504);
+      expect(((await slow.body.json()) as { message: string }).message).toMatch(/did not answer within 0\.3 s/);
+      answer = true;
+      const recovered = await request(`${proxy.url}orders`);
+      expect(recovered.statusCode).toBe(200);
+      await recovered.body.dump();
+    } finally {
+      await proxy.close();
+      upstream.closeAllConnections();
+      upstream.close();
+    }
+  });
+
   it('refuses absolute-form request targets and CONNECT: it only reaches its target', async () => {
     const setup = await proxiedService();
     try {
