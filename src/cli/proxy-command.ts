@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { startProxy } from '../../proxy/proxy-server.js';
 import { parseByteSize } from './byte-size.js';
+import { numberOption } from './number-option.js';
 import { optionList, selectedRules } from './rule-selection.js';
 import { UsageError } from './usage-error.js';
 
@@ -79,6 +80,8 @@ export function proxyCommand(yargs: Argv) {
       if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535)
         throw new UsageError(`--port ${argv.port} is not a port number`);
       const selected = selectedRules(argv.only, argv.skip);
+      const connectTimeoutMs = numberOption(argv['connect-timeout'], '--connect-timeout', 0.001) * 1000;
+      const summaryInterval = numberOption(argv['summary-interval'], '--summary-interval');
       const redact = optionList(argv.redact);
       const log = (line: string) => process.stderr.write(`${line}\n`);
       let proxy: Awaited<ReturnType<typeof startProxy>>;
@@ -97,7 +100,7 @@ export function proxyCommand(yargs: Argv) {
           redact: { headers: redact, members: redact },
           selected,
           strict: argv.strict,
-          connectTimeoutMs: Math.max(1, argv['connect-timeout']) * 1000,
+          connectTimeoutMs,
           log,
         });
       } catch (error) {
@@ -113,12 +116,12 @@ export function proxyCommand(yargs: Argv) {
       process.stdout.write(`listening on ${proxy.url}\n`);
       let reported = 0;
       const periodic =
-        argv['summary-interval'] > 0
+        summaryInterval > 0
           ? setInterval(() => {
               if (proxy.tally.exchanges === reported) return;
               reported = proxy.tally.exchanges;
               log(proxy.tally.format('so far'));
-            }, argv['summary-interval'] * 1000)
+            }, summaryInterval * 1000)
           : undefined;
       await new Promise<void>((done) => {
         const stop = () => {

@@ -15,6 +15,7 @@ import { writeJsonReport } from '../report/json-report.js';
 import { exitCodeOf, foldVerdicts, type RunResult } from '../report/run-result.js';
 import type { Exchange } from '../validate/exchange.js';
 import { parseByteSize } from './byte-size.js';
+import { numberOption } from './number-option.js';
 import { optionList, selectedRules } from './rule-selection.js';
 import { UsageError } from './usage-error.js';
 
@@ -120,7 +121,7 @@ export function runCommand(yargs: Argv) {
       const badType = uploadTypes.find((t) => !['pdf', 'png', 'jpeg'].includes(t));
       if (badType) throw new UsageError(`--upload-types ${badType} is not one of pdf, png, jpeg`);
       const formats: Format[] = argv.format === 'both' ? ['json', 'xml'] : [argv.format];
-      const timeoutMs = Math.max(1, argv.timeout) * 1000;
+      const timeoutMs = numberOption(argv.timeout, '--timeout', 0.001) * 1000;
       const uploadSize = argv['upload-size'] ? parseByteSize(argv['upload-size'], '--upload-size') : undefined;
 
       const token = argv.token ?? process.env.PRINT_CONFORMANCE_TOKEN;

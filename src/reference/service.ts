@@ -8,7 +8,7 @@ import { listen } from '../http/listen.js';
 import { formatOfMediaType, readDocument } from '../validate/document.js';
 import { mediaType } from '../validate/exchange.js';
 import { fileKindOf } from '../validate/magic.js';
-import { modelOf } from '../validate/model.js';
+import { ADDRESS_FIELDS, modelOf } from '../validate/model.js';
 import { CONFORMANT, type Dialect, type OutgoingAnswer } from './dialect.js';
 import { HttpError } from './http-error.js';
 import { decodeUtf8, readSmallBody } from './request-body.js';
@@ -40,7 +40,6 @@ export interface ReferenceService {
 const BASE_PATH = '/v2/';
 const SMALL_BODY_LIMIT = 1024 * 1024;
 export const DEFAULT_MAX_UPLOAD = 2 * 1024 ** 3;
-const ADDRESS_FIELDS = ['name', 'line1', 'postCode', 'city', 'country'];
 
 function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a);

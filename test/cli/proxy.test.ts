@@ -91,6 +91,8 @@ describe('print-conformance proxy', () => {
     const unwritable = await runCli(['proxy', '--target', service.baseUrl, '--record', '/nonexistent/dir/x.ndjson']);
     expect(unwritable.code).toBe(2);
     expect(unwritable.stderr).toMatch(/^print-conformance: cannot write the recording: ENOENT/);
+    const timeout = await runCli(['proxy', '--target', service.baseUrl, '--connect-timeout', 'soon']);
+    expect(timeout.stderr).toBe('print-conformance: --connect-timeout needs a number of at least 0.001\n');
     const rule = await runCli(['proxy', '--target', service.baseUrl, '--only', 'nope']);
     expect(rule.stderr).toMatch(/no rule matches nope/);
   });

@@ -278,6 +278,7 @@ describe('print-conformance run', () => {
         ['--order-body', '/nonexistent/order.json'],
         /^print-conformance: --order-body \/nonexistent\/order\.json: ENOENT/,
       ],
+      [['--timeout', 'abc'], /^print-conformance: --timeout needs a number of at least 0\.001\n$/],
       [['--read-only'], /^print-conformance: --read-only places no order: give --checkout-url or --order-id\n$/],
     ];
     for (const [args, message] of cases) {
