@@ -2,6 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import busboy from 'busboy';
+import { isTextualMediaType } from '../src/validate/document.js';
 import type { MultipartPart, RecordedBody } from '../src/validate/exchange.js';
 import { mediaType } from '../src/validate/exchange.js';
 
@@ -17,10 +18,6 @@ export interface TapOptions {
   keepLimit: number;
   /** Keep binary bodies whole too (under the limit): --record-bodies. */
   keepBinary: boolean;
-}
-
-function isTextual(type: string | undefined): boolean {
-  return !type || /json|xml|text\/|x-www-form-urlencoded/.test(type);
 }
 
 export class BodyTap {
@@ -117,11 +114,11 @@ export class BodyTap {
       }
     }
     if (this.parts.length > 0) body.parts = this.parts;
-    if (whole && isTextual(this.type)) body.text = whole.toString('utf8');
+    if (whole && (!this.type || isTextualMediaType(this.type))) body.text = whole.toString('utf8');
     else if (whole && this.options.keepBinary) body.base64 = whole.toString('base64');
     else {
       body.headBase64 = this.head.toString('base64');
-      if (!whole && isTextual(this.type) && !body.skipped)
+      if (!whole && (!this.type || isTextualMediaType(this.type)) && !body.skipped)
         body.skipped = `not validated: too large (over ${this.options.keepLimit} bytes)`;
     }
     return body;

@@ -8,6 +8,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { listen } from '../src/http/listen.js';
+import { isTextualMediaType } from '../src/validate/document.js';
 import type { Exchange, Headers, Violation } from '../src/validate/exchange.js';
 import { mediaType } from '../src/validate/exchange.js';
 import { CheckoutState, validateExchange } from '../src/validate/index.js';
@@ -64,10 +65,6 @@ function flatHeaders(raw: IncomingMessage['headers']): Headers {
   for (const [name, value] of Object.entries(raw))
     if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
   return out;
-}
-
-function isTextual(type: string | undefined): boolean {
-  return type !== undefined && /json|xml|text\//.test(type);
 }
 
 /** Reads a body's first chunks (up to just past `limit`), then leaves the request paused. */
@@ -175,8 +172,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     const peeked: Buffer[] = [];
     if (enforce && request.method !== 'GET' && request.method !== 'HEAD') {
       const type = mediaType(request.headers['content-type']);
-      const peekLimit =
-        type === 'multipart/form-data' ? 64 * 1024 : isTextual(type) || type?.includes('form') ? validateLimit : 0;
+      const peekLimit = type === 'multipart/form-data' ? 64 * 1024 : isTextualMediaType(type) ? validateLimit : 0;
       if (peekLimit > 0) peeked.push(...(await peekBody(request, peekLimit)));
       for (const chunk of peeked) requestTap.push(chunk);
       const previewTap = new BodyTap(request.headers, tapOptions);
@@ -271,7 +267,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
         const responseTap = new BodyTap(answer.headers, tapOptions);
         const type = mediaType(answer.headers['content-type']);
         const declared = Number(answer.headers['content-length']);
-        const bufferable = isTextual(type) && (!Number.isFinite(declared) || declared <= validateLimit);
+        const bufferable = isTextualMediaType(type) && (!Number.isFinite(declared) || declared <= validateLimit);
         const encoded = Boolean(
           answer.headers['content-encoding'] && answer.headers['content-encoding'] !== 'identity',
         );

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Dispatcher, request as undiciRequest } from 'undici';
+import { isTextualMediaType } from '../validate/document.js';
 import type { Exchange, Headers, RecordedBody } from '../validate/exchange.js';
 import { MAGIC_LENGTH } from '../validate/magic.js';
 
@@ -16,17 +17,12 @@ export interface Outgoing {
 /** Answers larger than this are not kept whole (the service's answers are small documents). */
 const KEEP_LIMIT = 8 * 1024 * 1024;
 
-function isText(type: string | undefined): boolean {
-  if (!type) return true;
-  return /json|xml|text\/|x-www-form-urlencoded/i.test(type);
-}
-
 export function recordBody(bytes: Buffer, contentType: string | undefined, keepBinary = true): RecordedBody {
   const body: RecordedBody = { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
   if (bytes.length > KEEP_LIMIT) {
     body.headBase64 = bytes.subarray(0, 64).toString('base64');
     body.skipped = 'too large';
-  } else if (isText(contentType)) body.text = bytes.toString('utf8');
+  } else if (!contentType || isTextualMediaType(contentType)) body.text = bytes.toString('utf8');
   else if (keepBinary) body.base64 = bytes.toString('base64');
   else body.headBase64 = bytes.subarray(0, Math.max(MAGIC_LENGTH, 64)).toString('base64');
   return body;

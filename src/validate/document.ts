@@ -16,6 +16,11 @@ export function formatOfMediaType(type: string | undefined): BodyFormat | undefi
   return undefined;
 }
 
+/** Whether a media type is text the core reads whole (JSON, XML, text, forms), not file bytes. */
+export function isTextualMediaType(type: string | undefined): boolean {
+  return type !== undefined && /json|xml|text\/|x-www-form-urlencoded/i.test(type);
+}
+
 /** The format a body's first significant character shows (a BOM and white space are skipped). */
 export function sniffFormat(text: string): BodyFormat | undefined {
   const first = text
