@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { startProxy } from '../../proxy/proxy-server.js';
+import type { startProxy } from '../../proxy/proxy-server.js';
 import { parseByteSize } from './byte-size.js';
 import { numberOption } from './number-option.js';
 import { optionList, selectedRules } from './rule-selection.js';
@@ -84,6 +84,7 @@ export function proxyCommand(yargs: Argv) {
       const summaryInterval = numberOption(argv['summary-interval'], '--summary-interval');
       const redact = optionList(argv.redact);
       const log = (line: string) => process.stderr.write(`${line}\n`);
+      const { startProxy } = await import('../../proxy/proxy-server.js');
       let proxy: Awaited<ReturnType<typeof startProxy>>;
       try {
         proxy = await startProxy({

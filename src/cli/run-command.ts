@@ -2,13 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { TOOL_NAME, TOOL_VERSION } from '../contract/package-root.js';
-import { discoverUrls } from '../http/discover.js';
-import { clientCredentialsToken } from '../http/oauth.js';
 import { redactText } from '../http/redact.js';
 import type { Format, SuiteConfig } from '../probes/index.js';
-import { ProbeRun } from '../probes/probe-run.js';
 import type { SampleType } from '../probes/sample-files.js';
-import { startReferenceService } from '../reference/service.js';
 import { consoleSummary } from '../report/console-summary.js';
 import { githubAnnotations } from '../report/github-annotations.js';
 import { writeJsonReport } from '../report/json-report.js';
@@ -145,6 +141,15 @@ export function runCommand(yargs: Argv) {
       }
 
       const givenBase = argv['base-url'] ?? process.env.PRINT_CONFORMANCE_BASE_URL;
+      // Loaded here, not at start-up: every other command (and --help) starts faster without them.
+      const [{ startReferenceService }, { clientCredentialsToken }, { discoverUrls }, { ProbeRun }] = await Promise.all(
+        [
+          import('../reference/service.js'),
+          import('../http/oauth.js'),
+          import('../http/discover.js'),
+          import('../probes/probe-run.js'),
+        ],
+      );
       const reference = givenBase ? undefined : await startReferenceService();
       try {
         let baseUrl = absoluteUrl(givenBase, '--base-url') ?? (reference?.baseUrl as string);
