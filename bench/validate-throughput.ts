@@ -21,7 +21,7 @@ const checkoutXml = (url: string) =>
   `<?xml version="1.0"?>\n<Checkout xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n  <Amount>22.49</Amount>\n  <Tax xsi:nil="true" />\n  <Status>Open</Status>\n  <PaymentUrl>${BASE}payments/p/start</PaymentUrl>\n  <ReturnUrl>${url}</ReturnUrl>\n  <Billing>\n    <Address>\n      <Name>Print API</Name>\n      <Line1>Osloweg 75</Line1>\n      <PostCode>9700 GE</PostCode>\n      <City>Groningen</City>\n      <Country>NL</Country>\n    </Address>\n  </Billing>\n</Checkout>`;
 const requestXml = (url: string) => checkoutXml(url).replace(/\s*<Amount>.*?<\/PaymentUrl>/s, '');
 
-function exchange(index: number): object {
+export function exchange(index: number): object {
   const code = `c${index % 5000}`;
   const url = `https://shop.example.test/return?order=${index}`;
   const json = { 'content-type': 'application/json; charset=utf-8' };

@@ -3,27 +3,18 @@ import type { Argv } from 'yargs';
 import { TOOL_NAME, TOOL_VERSION } from '../contract/package-root.js';
 import { RULES } from '../contract/rules.js';
 import type { Finding } from '../probes/index.js';
-import { readExchanges } from '../recording/read-exchanges.js';
+import { judgeRecordings } from '../recording/judge-recordings.js';
 import { writeAllureResults } from '../report/allure-report.js';
 import { consoleSummary } from '../report/console-summary.js';
-import { summariseExchange } from '../report/exchange-summary.js';
 import { githubAnnotations } from '../report/github-annotations.js';
 import { writeJsonReport } from '../report/json-report.js';
 import { writeJunitReport } from '../report/junit-report.js';
 import { exitCodeOf, type FormatVerdict, foldVerdicts, type RunResult } from '../report/run-result.js';
-import { sniffFormat } from '../validate/document.js';
-import { bodyText, type Exchange, endpointOf } from '../validate/exchange.js';
-import { CheckoutState, validateExchange } from '../validate/index.js';
 import { selectedRules } from './rule-selection.js';
 import { UsageError } from './usage-error.js';
 
-const KEPT_PER_RULE = 50;
-
-/** The format an exchange was spoken in, for per-format verdicts: its answer's, else its request's. */
-function formatOf(exchange: Exchange): 'json' | 'xml' | 'any' {
-  const text = bodyText(exchange.response?.body) || bodyText(exchange.request.body) || '';
-  return sniffFormat(text) ?? 'any';
-}
+/** Lines skipped beyond this many are counted, not listed. */
+const SHOWN_WARNINGS = 20;
 
 export function validateCommand(yargs: Argv) {
   return yargs.command(
@@ -38,6 +29,10 @@ export function validateCommand(yargs: Argv) {
         .option('report-dir', { type: 'string', default: 'reports', describe: 'Folder for results.json and junit.xml' })
         .option('json-report', { type: 'string', describe: 'Path of the JSON report' })
         .option('junit', { type: 'string', describe: 'Path of the JUnit report' })
+        .option('jobs', {
+          type: 'number',
+          describe: 'Worker threads that judge (default: 1 for small recordings, one per core up to 4 for large ones)',
+        })
         .option('reporter', {
           choices: ['console', 'github'] as const,
           default: 'console' as const,
@@ -53,42 +48,28 @@ export function validateCommand(yargs: Argv) {
       const started = Date.now();
       const selected = selectedRules(argv.only, argv.skip);
       const files = (argv.files ?? []).map(String);
-      const state = new CheckoutState();
-      const findings: Finding[] = [];
-      const counts = new Map<string, number>();
-      const seen = { checkout: 0, upload: 0, any: 0 };
-      let warnings = 0;
-      for (const file of files) {
-        for await (const exchange of readExchanges(file, (w) => {
-          warnings += 1;
-          process.stderr.write(`warning: ${w.file}: ${w.message}\n`);
-        })) {
-          seen.any += 1;
-          const endpoint = endpointOf(exchange.request.url);
-          if (endpoint.kind !== 'other') seen[endpoint.kind] += 1;
-          const format = formatOf(exchange);
-          // Traffic is judged on both sides: a client breaking a rule is as much a finding as a service.
-          for (const violation of validateExchange(exchange, state)) {
-            if (!selected.has(violation.rule)) continue;
-            // A large recording can break one rule a million times: count them all, keep a few to show.
-            const count = (counts.get(violation.rule) ?? 0) + 1;
-            counts.set(violation.rule, count);
-            if (count > KEPT_PER_RULE) continue;
-            findings.push({
-              rule: violation.rule,
-              format,
-              message: `${violation.side}: ${violation.message}`,
-              exchange: summariseExchange(exchange),
-            });
-          }
-        }
-      }
+      const jobs = argv.jobs;
+      if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 0))
+        throw new UsageError(`--jobs must be a whole number of worker threads, not ${jobs}`);
+      const judged = await judgeRecordings(files, { selected, jobs });
+      const { seen, counts } = judged;
+      for (const warning of judged.warnings.slice(0, SHOWN_WARNINGS))
+        process.stderr.write(`warning: ${files[warning.at.file]}: ${warning.message}\n`);
+      if (judged.warnings.length > SHOWN_WARNINGS)
+        process.stderr.write(`warning: … and ${judged.warnings.length - SHOWN_WARNINGS} more lines skipped\n`);
+      const warnings = judged.warnings.length;
+      const findings: Finding[] = judged.kept.map(({ rule, format, message, exchange }) => ({
+        rule,
+        format,
+        message,
+        exchange,
+      }));
       if (seen.any === 0) throw new UsageError(`no exchange found in ${files.join(', ')}`);
 
       const verdicts = new Map<string, FormatVerdict[]>();
       for (const rule of RULES) {
         const mine = findings.filter((f) => f.rule === rule.id);
-        const more = (counts.get(rule.id) ?? 0) - mine.length;
+        const more = (counts[rule.id] ?? 0) - mine.length;
         const last = mine.at(-1);
         if (more > 0 && last) mine.push({ ...last, message: `… and ${more} more exchanges like these` });
         const area = rule.id.startsWith('checkout.') ? 'checkout' : rule.id.startsWith('upload.') ? 'upload' : 'any';

@@ -1,18 +1,11 @@
 import { closeSync, createReadStream, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { UsageError } from '../cli/usage-error.js';
 import type { Exchange } from '../validate/exchange.js';
 import { exchangeOfHarEntry, type HarEntry } from './har.js';
 
 // Reads recorded traffic: NDJSON recordings (one exchange per line, as the proxy writes them) and
-// HAR 1.2 files. A line that does not parse is skipped with a warning (a recording cut off by a
-// crash has at most a partial last line); a file that cannot be read at all is a usage error.
-
-export interface ReadWarning {
-  file: string;
-  line?: number;
-  message: string;
-}
+// HAR 1.2 files. NDJSON comes as batches of raw lines, parsed by whoever judges them; a file that
+// cannot be read at all is a usage error.
 
 /** HAR is one JSON object with a "log" member; its first bytes tell it from NDJSON. */
 function looksLikeHar(file: string): boolean {
@@ -26,50 +19,69 @@ function looksLikeHar(file: string): boolean {
   }
 }
 
-function isExchange(value: unknown): value is Exchange {
-  const request = (value as { request?: { method?: unknown; url?: unknown } } | null)?.request;
-  return typeof request?.method === 'string' && typeof request.url === 'string';
-}
-
-export async function* readExchanges(file: string, warn: (warning: ReadWarning) => void): AsyncGenerator<Exchange> {
+/** What a recording file is, or a usage error saying why it cannot be read. */
+export function recordingKind(file: string): { kind: 'har' | 'ndjson'; size: number } {
   try {
-    if (!statSync(file).isFile()) throw new Error('not a file');
+    const stat = statSync(file);
+    if (!stat.isFile()) throw new Error('not a file');
+    return { kind: looksLikeHar(file) ? 'har' : 'ndjson', size: stat.size };
   } catch (error) {
     throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  if (looksLikeHar(file)) {
-    let har: { log?: { entries?: HarEntry[] } };
-    try {
-      har = JSON.parse(readFileSync(file, 'utf8'));
-    } catch (error) {
-      throw new UsageError(`${file} is not valid HAR: ${(error as Error).message}`);
-    }
-    if (!Array.isArray(har.log?.entries)) throw new UsageError(`${file} is not valid HAR: log.entries is missing`);
-    for (const [index, entry] of har.log.entries.entries()) {
-      try {
-        yield exchangeOfHarEntry(entry);
-      } catch (error) {
-        warn({ file, line: index + 1, message: `HAR entry ${index + 1} skipped: ${(error as Error).message}` });
-      }
-    }
-    return;
-  }
-  const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
+}
+
+export interface LineBatch {
+  lines: string[];
+  /** Each line's number in the file, counting from 1. */
+  numbers: number[];
+}
+
+/** The non-empty lines of an NDJSON file, a read buffer at a time (a final partial line included). */
+export async function* ndjsonLines(file: string): AsyncGenerator<LineBatch> {
+  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1024 * 1024 });
+  let rest = '';
   let number = 0;
-  for await (const line of lines) {
-    number += 1;
-    if (line.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      warn({ file, line: number, message: `line ${number} is not JSON (cut off?); skipped` });
-      continue;
+  const batchOf = (text: string, last: boolean): LineBatch => {
+    const batch: LineBatch = { lines: [], numbers: [] };
+    let start = 0;
+    for (;;) {
+      const end = text.indexOf('\n', start);
+      if (end < 0 && !last) break;
+      const stop = end < 0 ? text.length : end;
+      number += 1;
+      let line = text.slice(start, stop);
+      if (line.endsWith('\r')) line = line.slice(0, -1);
+      if (line.trim() !== '') {
+        batch.lines.push(line);
+        batch.numbers.push(number);
+      }
+      if (end < 0) break;
+      start = end + 1;
     }
-    if (!isExchange(value)) {
-      warn({ file, line: number, message: `line ${number} has no request method and URL; skipped` });
-      continue;
-    }
-    yield value;
+    rest = last ? '' : text.slice(start);
+    return batch;
+  };
+  for await (const chunk of stream) {
+    const batch = batchOf(rest + (chunk as string), false);
+    if (batch.lines.length > 0) yield batch;
   }
+  if (rest !== '') yield batchOf(rest, true);
+}
+
+/** The entries of a HAR file as exchanges; an entry that cannot be read is a warning. */
+export function harExchanges(file: string): ({ exchange: Exchange } | { warning: string })[] {
+  let har: { log?: { entries?: HarEntry[] } };
+  try {
+    har = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`${file} is not valid HAR: ${(error as Error).message}`);
+  }
+  if (!Array.isArray(har.log?.entries)) throw new UsageError(`${file} is not valid HAR: log.entries is missing`);
+  return har.log.entries.map((entry, index) => {
+    try {
+      return { exchange: exchangeOfHarEntry(entry) };
+    } catch (error) {
+      return { warning: `HAR entry ${index + 1} skipped: ${(error as Error).message}` };
+    }
+  });
 }

@@ -1,0 +1,184 @@
+import { once } from 'node:events';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { Exchange } from '../validate/exchange.js';
+import { harExchanges, ndjsonLines, recordingKind } from './read-exchanges.js';
+import { type JudgeResult, type LineRef, mergeJudgeResults, RecordingJudge } from './recording-judge.js';
+
+// Judges whole recordings, in-process for small ones and over worker threads for large ones. Lines
+// are dealt to workers by the code at the end of their request URL, so that every exchange of one
+// checkout meets the same judge in recorded order (a GET is compared with the POST before it).
+
+/** Below this many bytes, starting workers costs more than it saves. */
+const PARALLEL_FROM_BYTES = 16 * 1024 * 1024;
+const BATCH_LINES = 1000;
+/** Batches a worker may have waiting before reading pauses: memory stays flat on huge files. */
+const MAX_WAITING = 4;
+
+export interface JudgeOptions {
+  selected: ReadonlySet<string>;
+  /** Worker threads; 0 picks by input size and cores, 1 judges in this thread. */
+  jobs?: number;
+}
+
+/** `line` and `exchange` return a promise only when the caller must wait before giving more. */
+interface Sink {
+  line(text: string, at: LineRef, key: string): Promise<void> | undefined;
+  exchange(exchange: Exchange, at: LineRef, key: string): Promise<void> | undefined;
+  warn(message: string, at: LineRef): void;
+  finish(): Promise<JudgeResult>;
+}
+
+function inProcess(selected: ReadonlySet<string>): Sink {
+  const judge = new RecordingJudge(selected);
+  const warnings: JudgeResult['warnings'] = [];
+  return {
+    line: (text, at) => {
+      judge.judgeLine(text, at);
+      return undefined;
+    },
+    exchange: (exchange, at) => {
+      judge.judge(exchange, at);
+      return undefined;
+    },
+    warn: (message, at) => warnings.push({ at, message }),
+    finish: async () => mergeJudgeResults([judge.finish(), { ...emptyResult(), warnings }]),
+  };
+}
+
+function emptyResult(): JudgeResult {
+  return { seen: { checkout: 0, upload: 0, any: 0 }, counts: {}, kept: [], warnings: [] };
+}
+
+/**
+ * `count` judges: this thread is one of them, between reading batches, and the others are worker
+ * threads. On two cores that keeps two threads busy, not three fighting over them.
+ */
+function parallel(count: number, selected: ReadonlySet<string>): Sink {
+  const local = new RecordingJudge(selected);
+  const url = new URL('./judge-worker.js', import.meta.url);
+  const workers = Array.from({ length: count - 1 }, () => {
+    const worker = new Worker(url, { workerData: { selected: [...selected] } });
+    const slot = {
+      worker,
+      lines: [] as string[],
+      refs: [] as LineRef[],
+      waiting: 0,
+      failure: undefined as Error | undefined,
+    };
+    worker.on('message', (message: { type: string }) => {
+      if (message.type === 'ack') slot.waiting -= 1;
+      worker.emit('progress');
+    });
+    worker.on('error', (error) => {
+      slot.failure = error;
+      worker.emit('progress');
+    });
+    return slot;
+  });
+  type Slot = (typeof workers)[number];
+  const warnings: JudgeResult['warnings'] = [];
+  const send = async (slot: Slot) => {
+    slot.worker.postMessage({ type: 'lines', lines: slot.lines, refs: slot.refs });
+    slot.lines = [];
+    slot.refs = [];
+    slot.waiting += 1;
+    while (slot.waiting > MAX_WAITING && !slot.failure) await once(slot.worker, 'progress');
+    if (slot.failure) throw slot.failure;
+  };
+  const line = (text: string, at: LineRef, key: string) => {
+    const share = hashOf(key) % count;
+    if (share === 0) {
+      local.judgeLine(text, at);
+      return undefined;
+    }
+    const slot = workers[share - 1] as Slot;
+    slot.lines.push(text);
+    slot.refs.push(at);
+    return slot.lines.length >= BATCH_LINES ? send(slot) : undefined;
+  };
+  const resultOf = async (slot: Slot) => {
+    if (slot.lines.length > 0) await send(slot);
+    const answer = new Promise<JudgeResult>((resolve, reject) => {
+      slot.worker.on('message', (message: { type: string; result?: JudgeResult }) => {
+        if (message.type === 'result' && message.result) resolve(message.result);
+      });
+      slot.worker.once('error', reject);
+      if (slot.failure) reject(slot.failure);
+    });
+    slot.worker.postMessage({ type: 'end' });
+    try {
+      return await answer;
+    } finally {
+      await slot.worker.terminate();
+    }
+  };
+  return {
+    line,
+    exchange: (exchange, at, key) => line(JSON.stringify(exchange), at, key),
+    warn: (message, at) => warnings.push({ at, message }),
+    finish: async () => {
+      const results = await Promise.all(workers.map(resultOf));
+      return mergeJudgeResults([local.finish(), ...results, { ...emptyResult(), warnings }]);
+    },
+  };
+}
+
+/** FNV-1a: a cheap, stable spread of keys over workers. */
+function hashOf(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < key.length; index += 1) hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
+  return hash >>> 0;
+}
+
+const URL_MEMBER = /"url"\s*:\s*"([^"]*)"/;
+
+/**
+ * The last path segment of a recorded request's URL, read without parsing the line: the checkout
+ * or upload code. The proxy writes `request` before `response`, so the first "url" is the request's;
+ * a line written otherwise still goes to one worker, only its state may be split.
+ */
+export function partitionKeyOfLine(line: string): string {
+  const url = URL_MEMBER.exec(line)?.[1];
+  return url === undefined ? '' : partitionKeyOfUrl(url);
+}
+
+function partitionKeyOfUrl(url: string): string {
+  const path = url.split(/[?#]/, 1)[0] ?? '';
+  const trimmed = path.endsWith('/') ? path.slice(0, -1) : path;
+  return trimmed.slice(trimmed.lastIndexOf('/') + 1);
+}
+
+function jobsFor(requested: number | undefined, bytes: number): number {
+  if (requested && requested > 0) return requested;
+  if (bytes < PARALLEL_FROM_BYTES) return 1;
+  return Math.max(1, Math.min(4, availableParallelism()));
+}
+
+/** Judges every exchange of the files, in order, as one stream of traffic. */
+export async function judgeRecordings(files: string[], options: JudgeOptions): Promise<JudgeResult> {
+  const kinds = files.map(recordingKind);
+  const jobs = jobsFor(
+    options.jobs,
+    kinds.reduce((sum, { size }) => sum + size, 0),
+  );
+  const sink = jobs === 1 ? inProcess(options.selected) : parallel(jobs, options.selected);
+  for (const [file, path] of files.entries()) {
+    if (kinds[file]?.kind === 'har') {
+      for (const [index, entry] of harExchanges(path).entries()) {
+        const at = { file, line: index + 1 };
+        if ('warning' in entry) sink.warn(entry.warning, at);
+        else await sink.exchange(entry.exchange, at, partitionKeyOfUrl(entry.exchange.request.url));
+      }
+      continue;
+    }
+    for await (const batch of ndjsonLines(path)) {
+      for (let index = 0; index < batch.lines.length; index += 1) {
+        const text = batch.lines[index] as string;
+        const full = sink.line(text, { file, line: batch.numbers[index] as number }, partitionKeyOfLine(text));
+        if (full) await full;
+      }
+    }
+  }
+  return sink.finish();
+}

@@ -1,0 +1,21 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { type LineRef, RecordingJudge } from './recording-judge.js';
+
+// A worker thread of `validate`: judges the batches of lines it is given (all the lines of one
+// checkout come to the same worker, in order) and answers with its result when told the input ended.
+
+export type WorkerInput = { type: 'lines'; lines: string[]; refs: LineRef[] } | { type: 'end' };
+
+const judge = new RecordingJudge(new Set(workerData.selected as string[]));
+const port = parentPort;
+if (!port) throw new Error('judge-worker runs as a worker thread');
+
+port.on('message', (message: WorkerInput) => {
+  if (message.type === 'end') {
+    port.postMessage({ type: 'result', result: judge.finish() });
+    return;
+  }
+  for (let index = 0; index < message.lines.length; index += 1)
+    judge.judgeLine(message.lines[index] as string, message.refs[index] as LineRef);
+  port.postMessage({ type: 'ack' });
+});

@@ -1,0 +1,82 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { partitionKeyOfLine } from '../../src/recording/judge-recordings.js';
+import type { Exchange } from '../../src/validate/exchange.js';
+import { runCli } from '../helpers/cli.js';
+import { CHECKOUT_URL, checkoutGet, checkoutPost, checkoutResponseJson } from '../helpers/exchanges.js';
+
+// Large recordings are judged over worker threads. Whatever the number of threads, the verdict,
+// the counts and the exchanges shown must be those of one thread reading the file in order.
+
+let folder: string;
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'print-conformance-parallel-'));
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+const at = (exchange: Exchange, code: string): Exchange => ({
+  ...exchange,
+  request: { ...exchange.request, url: CHECKOUT_URL.replace(/[^/]+$/, code) },
+});
+
+/** Many checkouts; every third one is read back with another ReturnUrl than it was set up with. */
+function recording(checkouts: number): string {
+  const lines: string[] = [];
+  const changed = checkoutResponseJson().replace(/"returnUrl": "[^"]*"/, '"returnUrl": "https://elsewhere.test/"');
+  for (let index = 0; index < checkouts; index += 1) {
+    const code = `c${index}`;
+    lines.push(JSON.stringify(at(checkoutPost('json'), code)));
+    if (index === 7) lines.push('{"request": {"method": "GET"'); // a line cut off mid-file
+    lines.push(JSON.stringify(at(checkoutGet('json', index % 3 === 0 ? changed : undefined), code)));
+    if (index % 50 === 0) lines.push(JSON.stringify(at(checkoutGet('json', '{}', 500), code)));
+  }
+  return `${lines.join('\n')}\n{"request": {"method": "POST", "url": "http://s.te`;
+}
+
+const comparable = (file: string) => {
+  const result = JSON.parse(readFileSync(file, 'utf8'));
+  delete result.durationMs;
+  delete result.startedAt;
+  return result;
+};
+
+describe('validate over worker threads', () => {
+  it('reads the partition key from a recorded line without parsing it', () => {
+    expect(partitionKeyOfLine('{"request":{"method":"GET","url":"https://s.test/v2/checkout/Ab9?x=1#y"}}')).toBe('Ab9');
+    expect(partitionKeyOfLine('{"request":{"url" : "https://s.test/v2/files/Zz/"}}')).toBe('Zz');
+    expect(partitionKeyOfLine('{"no":"url"}')).toBe('');
+  });
+
+  it('gives the same verdict, counts, shown exchanges and warnings with 1, 2 and 3 threads', async () => {
+    const file = join(folder, 'large.ndjson');
+    writeFileSync(file, recording(600));
+    const outcomes = [];
+    for (const jobs of ['1', '2', '3']) {
+      const reports = join(folder, `r${jobs}`);
+      const outcome = await runCli(['validate', file, '--jobs', jobs, '--report-dir', reports]);
+      outcomes.push({ ...outcome, result: comparable(join(reports, 'results.json')) });
+    }
+    const [one, ...more] = outcomes;
+    expect(one?.code).toBe(1);
+    const consistent = one?.result.rules.find((r: { id: string }) => r.id === 'checkout.get.consistent');
+    // 200 checkouts read back changed: 50 shown, the rest counted.
+    expect(consistent.status).toBe('failed');
+    expect(consistent.failures).toHaveLength(51);
+    expect(consistent.failures.at(-1).message).toBe('… and 150 more exchanges like these');
+    expect(one?.stderr).toContain('line 17 is not JSON (cut off?); skipped');
+    expect(one?.stderr).toMatch(/line 1\d{3} is not JSON \(cut off\?\); skipped/);
+    for (const other of more) {
+      expect(other.code).toBe(one?.code);
+      expect(other.result).toEqual(one?.result);
+      expect(other.stderr).toBe(one?.stderr);
+    }
+  });
+
+  it('refuses a --jobs that is not a whole number, in one line', async () => {
+    const outcome = await runCli(['validate', join(folder, 'large.ndjson'), '--jobs', '1.5']);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toMatch(/^print-conformance: --jobs must be a whole number/);
+  });
+});
