@@ -7,6 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { isIP, type Socket } from 'node:net';
 import { listen } from '../src/http/listen.js';
 import { isTextualMediaType } from '../src/validate/document.js';
 import type { Exchange, Headers, Violation } from '../src/validate/exchange.js';
@@ -38,7 +39,12 @@ export interface ProxyOptions {
   selected?: Set<string>;
   strict?: boolean;
   connectTimeoutMs?: number;
-  responseTimeoutMs?: number;
+  /** A client that sends nothing for this long, in its head or its body, is cut off (default 30 s). */
+  clientTimeoutMs?: number;
+  /** On close, exchanges still in flight after this long are cut off and recorded as such (default 10 s). */
+  stopTimeoutMs?: number;
+  /** Host names clients may address the proxy by, besides IP addresses, localhost and `host`. */
+  allowedHosts?: string[];
   log?: (line: string) => void;
 }
 
@@ -88,6 +94,33 @@ function peekBody(request: IncomingMessage, limit: number): Promise<Buffer[]> {
   });
 }
 
+/** A Host header's name and port, or undefined when it is no plain host[:port]. */
+function parseHost(value: string): { name: string; port?: string } | undefined {
+  const match = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/i.exec(value);
+  if (!match?.[1]) return undefined;
+  return { name: match[1].toLowerCase(), port: match[2] };
+}
+
+/**
+ * Whether a request's Host names this proxy. A web page on another name that resolves to this
+ * machine (DNS rebinding) must not be able to read the target through the proxy, so names are
+ * allowed only when they are IP addresses, localhost, the listening host or explicitly allowed.
+ * The checked Host is also the only text rewritten URLs take from a request: nothing else can be
+ * injected into answers' headers or bodies.
+ */
+function hostAllowed(value: string | undefined, listenHost: string, allowed: string[]): boolean {
+  if (value === undefined) return true;
+  const host = parseHost(value);
+  if (!host) return false;
+  const bare = host.name.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(bare) !== 0 || host.name === 'localhost' || host.name.endsWith('.localhost')) return true;
+  if (host.name === listenHost.toLowerCase()) return true;
+  return allowed.some((name) => {
+    const lower = name.toLowerCase();
+    return lower === 'all' || lower === host.name || (lower.startsWith('.') && host.name.endsWith(lower));
+  });
+}
+
 function describeViolations(violations: Violation[]): string {
   return [...new Set(violations.map((v) => `${v.rule} (${v.side})`))].join(', ');
 }
@@ -114,6 +147,11 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   const log = options.log ?? (() => {});
   const enforce = options.mode === 'enforce';
   const inFlight = new Set<Promise<void>>();
+  const clientTimeoutMs = options.clientTimeoutMs ?? 30_000;
+  const listenHost = options.host ?? '127.0.0.1';
+  const allowedHosts = options.allowedHosts ?? [];
+  let stopping = false;
+  const silentClients = new WeakSet<Socket>();
 
   const judge = (exchange: Exchange) =>
     validateExchange(exchange, state).filter((v) => !options.selected || options.selected.has(v.rule));
@@ -133,7 +171,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const started = performance.now();
-    const proxyBase = `http://${request.headers.host ?? `${options.host ?? '127.0.0.1'}`}/`;
+    const proxyBase = `http://${request.headers.host ?? listenHost}/`;
     const rawUrl = request.url ?? '/';
     const exchange: RecordedExchange = {
       id: randomUUID(),
@@ -149,6 +187,17 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       request.resume();
       return;
     }
+    if (!hostAllowed(request.headers.host, listenHost, allowedHosts)) {
+      const body = JSON.stringify({
+        message: `print-conformance proxy: Host ${JSON.stringify(request.headers.host)} is not a name of this proxy; allow it with --allowed-host`,
+      });
+      response
+        .writeHead(403, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+        .end(body);
+      request.resume();
+      log(`refused a request for Host ${JSON.stringify(request.headers.host)}`);
+      return;
+    }
     // Joined as text, never resolved as a relative URL: "/http://elsewhere/" must not leave the target.
     const targetUrl = new URL(`${targetBase}${rawUrl.slice(1)}`);
     // Dot segments ("/../admin") would climb out of the target's base path: refused as well.
@@ -160,6 +209,11 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       return;
     }
     exchange.request.url = targetUrl.href;
+
+    // The client's silence counts while it sends; waiting for the target is the connect timeout's.
+    if (request.readableEnded) request.socket.setTimeout(0);
+    else request.once('end', () => request.socket.setTimeout(0));
+    response.once('finish', () => request.socket.setTimeout(clientTimeoutMs));
 
     const requestTap = new BodyTap(request.headers, tapOptions);
     const outgoingHeaders: Record<string, string | string[]> = {};
@@ -247,13 +301,18 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       );
       upstream.on('error', (error: NodeJS.ErrnoException) => {
         if (settled) return;
+        if (stopping) return fail(503, 'the proxy stopped before the exchange completed');
         if (response.headersSent) return fail(502, `the target broke off the answer (${error.code ?? error.message})`);
         if (error.code === 'ETIMEDOUT') return fail(504, error.message);
         fail(502, `the target ${targetBase} cannot be reached (${error.code ?? error.message})`);
       });
       request.on('aborted', () => {
         upstream.destroy();
-        if (!settled) fail(499, 'the client broke off the request');
+        if (settled) return;
+        if (stopping) fail(503, 'the proxy stopped before the exchange completed');
+        else if (silentClients.has(request.socket))
+          fail(408, `the client sent nothing for ${clientTimeoutMs / 1000} s`);
+        else fail(499, 'the client broke off the request');
       });
 
       upstream.on('response', (answer) => {
@@ -389,8 +448,18 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   server.on('connect', (_request, socket) =>
     socket.end('HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 0\r\n\r\n'),
   );
-  server.headersTimeout = 30_000;
+  // A client may not go silent for the client timeout while it connects, sends a head or sends a
+  // body; how long a whole upload of gigabytes takes is not limited. (Node's own headersTimeout
+  // did not cut off connections that sent nothing or half a head.)
+  server.headersTimeout = 0;
   server.requestTimeout = 0;
+  server.on('connection', (socket: Socket) => {
+    socket.setTimeout(clientTimeoutMs);
+    socket.on('timeout', () => {
+      silentClients.add(socket);
+      socket.destroy();
+    });
+  });
 
   const origin = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
 
@@ -398,11 +467,24 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     url: `${origin}/`,
     tally,
     close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // Exchanges in flight may finish, but a client that keeps an upload open cannot hold the
+      // proxy forever: past the stop timeout their connections are cut and they are recorded so.
+      const stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), stopTimeoutMs);
       });
-      await Promise.allSettled([...inFlight]);
+      if ((await Promise.race([Promise.allSettled([...inFlight]), late])) === 'late') {
+        stopping = true;
+        log(`stopping: cutting off ${inFlight.size} exchange(s) still in flight after ${stopTimeoutMs / 1000} s`);
+        server.closeAllConnections();
+        agent.destroy();
+        await Promise.allSettled([...inFlight]);
+      }
+      clearTimeout(timer);
+      await closed;
       agent.destroy();
       await recorder.close();
     },

@@ -56,6 +56,17 @@ export function proxyCommand(yargs: Argv) {
           default: 10,
           describe: 'Seconds to wait for the target to answer',
         })
+        .option('client-timeout', {
+          type: 'number',
+          default: 30,
+          describe: 'Seconds a client may stay silent while sending a request head or body (0: no limit)',
+        })
+        .option('allowed-host', {
+          type: 'string',
+          array: true,
+          describe:
+            'Host names clients may address the proxy by, besides IP addresses and localhost (".example.test" allows subdomains)',
+        })
         .option('summary-md', {
           type: 'string',
           describe: 'Also write the final summary as Markdown here (for a pull-request comment)',
@@ -81,6 +92,7 @@ export function proxyCommand(yargs: Argv) {
         throw new UsageError(`--port ${argv.port} is not a port number`);
       const selected = selectedRules(argv.only, argv.skip);
       const connectTimeoutMs = numberOption(argv['connect-timeout'], '--connect-timeout', 0.001) * 1000;
+      const clientTimeoutMs = numberOption(argv['client-timeout'], '--client-timeout') * 1000;
       const summaryInterval = numberOption(argv['summary-interval'], '--summary-interval');
       const redact = optionList(argv.redact);
       const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -102,6 +114,8 @@ export function proxyCommand(yargs: Argv) {
           selected,
           strict: argv.strict,
           connectTimeoutMs,
+          clientTimeoutMs,
+          allowedHosts: optionList(argv['allowed-host']),
           log,
         });
       } catch (error) {
