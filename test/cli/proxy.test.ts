@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceService, startReferenceService } from '../../src/reference/service.js';
-import { BIN, runCli } from '../helpers/cli.js';
+import { runCli, startListeningCli } from '../helpers/cli.js';
 import { checkoutRequestJson } from '../helpers/exchanges.js';
 
 let service: ReferenceService;
@@ -20,25 +18,14 @@ afterAll(async () => {
 });
 
 async function startProxyCli(args: string[]) {
-  const child = spawn(process.execPath, [BIN, 'proxy', '--target', service.baseUrl, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => {
-    stdout += c;
-  });
-  child.stderr.on('data', (c) => {
-    stderr += c;
-  });
-  while (!stdout.includes('\n')) await once(child.stdout, 'data');
-  const url = /^listening on (http:\/\/127\.0\.0\.1:\d+\/)\n$/.exec(stdout)?.[1];
-  const stop = async () => {
-    child.kill('SIGTERM');
-    const [code] = await once(child, 'exit');
-    return { code: code as number, stderr };
+  const proxy = await startListeningCli(['proxy', '--target', service.baseUrl, ...args]);
+  return {
+    url: proxy.url,
+    stop: async () => {
+      const { code, stderr } = await proxy.stop();
+      return { code: code as number, stderr };
+    },
   };
-  return { url: url as string, stop };
 }
 
 describe('print-conformance proxy', () => {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -36,4 +37,40 @@ export function runCli(
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/**
+ * Starts a CLI command that serves (serve, proxy) and waits for its "listening on <url>" line.
+ * The service under test may live in this test's own process, so nothing here blocks it.
+ */
+export async function startListeningCli(args: string[]) {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  while (!stdout.includes('\n')) {
+    if (child.exitCode !== null) throw new Error(`${args[0]} exited: ${stderr}`);
+    await Promise.race([once(child.stdout, 'data'), once(child, 'exit')]);
+  }
+  const url = /^listening on (http:\/\/\S+\/)\n/.exec(stdout)?.[1];
+  if (!url) throw new Error(`unexpected first line: ${stdout}`);
+  return {
+    child,
+    url,
+    output: () => ({ stdout, stderr }),
+    /** Signals the process and waits for its exit code. */
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = once(child, 'exit');
+        child.kill(signal);
+        await exited;
+      }
+      return { code: child.exitCode, signal: child.signalCode, stdout, stderr };
+    },
+  };
 }
