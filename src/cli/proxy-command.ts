@@ -6,6 +6,7 @@ import { parseByteSize } from './byte-size.js';
 import { numberOption } from './number-option.js';
 import { optionList, selectedRules } from './rule-selection.js';
 import { UsageError } from './usage-error.js';
+import { writableFile } from './writable.js';
 
 export function proxyCommand(yargs: Argv) {
   return yargs.command(
@@ -92,6 +93,7 @@ export function proxyCommand(yargs: Argv) {
         throw new UsageError(`--port ${argv.port} is not a port number`);
       const selected = selectedRules(argv.only, argv.skip);
       const connectTimeoutMs = numberOption(argv['connect-timeout'], '--connect-timeout', 0.001) * 1000;
+      if (argv['summary-md']) writableFile(resolve(argv['summary-md']), '--summary-md');
       const clientTimeoutMs = numberOption(argv['client-timeout'], '--client-timeout') * 1000;
       const summaryInterval = numberOption(argv['summary-interval'], '--summary-interval');
       const redact = optionList(argv.redact);

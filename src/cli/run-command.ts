@@ -14,6 +14,7 @@ import { parseByteSize } from './byte-size.js';
 import { numberOption } from './number-option.js';
 import { optionList, selectedRules } from './rule-selection.js';
 import { UsageError } from './usage-error.js';
+import { checkReportPlaces } from './writable.js';
 
 function parseHeaders(values: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -119,6 +120,7 @@ export function runCommand(yargs: Argv) {
       const formats: Format[] = argv.format === 'both' ? ['json', 'xml'] : [argv.format];
       const timeoutMs = numberOption(argv.timeout, '--timeout', 0.001) * 1000;
       const uploadSize = argv['upload-size'] ? parseByteSize(argv['upload-size'], '--upload-size') : undefined;
+      checkReportPlaces(argv);
 
       const token = argv.token ?? process.env.PRINT_CONFORMANCE_TOKEN;
       const clientId = argv['client-id'] ?? process.env.PRINT_CONFORMANCE_CLIENT_ID;

@@ -12,6 +12,7 @@ import { writeJunitReport } from '../report/junit-report.js';
 import { exitCodeOf, type FormatVerdict, foldVerdicts, type RunResult } from '../report/run-result.js';
 import { selectedRules } from './rule-selection.js';
 import { UsageError } from './usage-error.js';
+import { checkReportPlaces } from './writable.js';
 
 /** Lines skipped beyond this many are counted, not listed. */
 const SHOWN_WARNINGS = 20;
@@ -48,6 +49,7 @@ export function validateCommand(yargs: Argv) {
       const started = Date.now();
       const selected = selectedRules(argv.only, argv.skip);
       const files = (argv.files ?? []).map(String);
+      checkReportPlaces(argv);
       const jobs = argv.jobs;
       if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 0))
         throw new UsageError(`--jobs must be a whole number of worker threads, not ${jobs}`);

@@ -82,5 +82,16 @@ describe('print-conformance proxy', () => {
     expect(timeout.stderr).toBe('print-conformance: --connect-timeout needs a number of at least 0.001\n');
     const rule = await runCli(['proxy', '--target', service.baseUrl, '--only', 'nope']);
     expect(rule.stderr).toMatch(/no rule matches nope/);
+    const port = new URL(service.baseUrl).port;
+    const taken = await runCli(['proxy', '--target', service.baseUrl, '--port', port]);
+    expect(taken.code).toBe(2);
+    expect(taken.stderr).toBe(`print-conformance: port ${port} on 127.0.0.1 is in use; choose another with --port\n`);
+    const summary = await runCli(['proxy', '--target', service.baseUrl, '--summary-md', '/etc/hostname/summary.md']);
+    expect(summary.code).toBe(2);
+    expect(summary.stderr).toMatch(
+      /^print-conformance: --summary-md \/etc\/hostname\/summary\.md: its folder .* cannot be made or written\n$/,
+    );
+    const silent = await runCli(['proxy', '--target', service.baseUrl, '--client-timeout', '-1']);
+    expect(silent.stderr).toBe('print-conformance: --client-timeout needs a number of at least 0\n');
   });
 });

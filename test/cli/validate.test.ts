@@ -169,6 +169,11 @@ describe('print-conformance validate', () => {
     const empty = await runCli(['validate', join(folder, 'empty.ndjson')]);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/no exchange found/);
+    const notAFolder = await runCli(['validate', join(folder, 'empty.ndjson'), '--report-dir', '/etc/hostname/r']);
+    expect(notAFolder.code).toBe(2);
+    expect(notAFolder.stderr).toBe('print-conformance: --report-dir /etc/hostname/r: cannot write there (ENOTDIR)\n');
+    const folderAsFile = await runCli(['validate', join(folder, 'empty.ndjson'), '--junit', folder]);
+    expect(folderAsFile.stderr).toBe(`print-conformance: --junit ${folder} is a folder\n`);
     writeFileSync(join(folder, 'bad.har'), '{"log": {"entries": 5}}');
     expect((await runCli(['validate', join(folder, 'bad.har')])).stderr).toMatch(
       /is not valid HAR: log\.entries is missing\n$/,

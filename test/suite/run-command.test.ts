@@ -279,10 +279,15 @@ describe('print-conformance run', () => {
         /^print-conformance: --order-body \/nonexistent\/order\.json: ENOENT/,
       ],
       [['--timeout', 'abc'], /^print-conformance: --timeout needs a number of at least 0\.001\n$/],
+      [
+        ['--report-dir', '/etc/hostname/r'],
+        /^print-conformance: --report-dir \/etc\/hostname\/r: cannot write there \(ENOTDIR\)\n$/,
+      ],
       [['--read-only'], /^print-conformance: --read-only places no order: give --checkout-url or --order-id\n$/],
     ];
     for (const [args, message] of cases) {
-      const result = await runCli([...args, '--report-dir', tempFolder(), '--quiet']);
+      const reports = args.includes('--report-dir') ? [] : ['--report-dir', tempFolder()];
+      const result = await runCli([...args, ...reports, '--quiet']);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr, args.join(' ')).toMatch(message);
       expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);

@@ -1,0 +1,47 @@
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { UsageError } from './usage-error.js';
+
+// Output places are checked before any work starts: a run of minutes must not end in "cannot
+// write", and a tool's stack trace is no answer to a typo in a path.
+
+const why = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+
+/** Creates the folder if needed; a usage error when it cannot be made or written. */
+export function writableFolder(folder: string, option: string): void {
+  try {
+    mkdirSync(folder, { recursive: true });
+    accessSync(folder, constants.W_OK);
+  } catch (error) {
+    throw new UsageError(`${option} ${folder}: cannot write there (${why(error)})`);
+  }
+}
+
+/** A file that can be created or replaced: its folder is made if needed, and it is no folder. */
+export function writableFile(file: string, option: string): void {
+  try {
+    writableFolder(dirname(file), option);
+  } catch {
+    throw new UsageError(`${option} ${file}: its folder ${dirname(file)} cannot be made or written`);
+  }
+  try {
+    if (statSync(file).isDirectory()) throw new UsageError(`${option} ${file} is a folder`);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`${option} ${file}: ${why(error)}`);
+  }
+}
+
+/** The report folder and any report file given on its own, for run and validate. */
+export function checkReportPlaces(argv: {
+  'report-dir': string;
+  'json-report'?: string;
+  junit?: string;
+  'allure-dir'?: string;
+}): void {
+  const reportDir = resolve(argv['report-dir']);
+  writableFolder(reportDir, '--report-dir');
+  if (argv['json-report']) writableFile(resolve(argv['json-report']), '--json-report');
+  if (argv.junit) writableFile(resolve(argv.junit), '--junit');
+  if (argv['allure-dir']) writableFolder(resolve(argv['allure-dir']), '--allure-dir');
+}
