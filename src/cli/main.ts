@@ -6,6 +6,7 @@ import { proxyCommand } from './proxy-command.js';
 import { rulesCommand } from './rules-command.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
+import { CONFIG_FILE, loadSettings } from './settings.js';
 import { UsageError } from './usage-error.js';
 import { validateCommand } from './validate-command.js';
 
@@ -21,6 +22,12 @@ function fail(message: string, error?: unknown): never {
   process.exit(2);
 }
 
+try {
+  loadSettings(hideBin(process.argv));
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error));
+}
+
 const cli = yargs(hideBin(process.argv))
   .scriptName('print-conformance')
   .usage(
@@ -28,6 +35,14 @@ const cli = yargs(hideBin(process.argv))
   )
   .version(TOOL_VERSION)
   .option('debug', { type: 'boolean', describe: 'Print stack traces of unexpected errors', global: true })
+  .option('config', {
+    type: 'string',
+    global: true,
+    describe: `JSON file of option values (default: the nearest ${CONFIG_FILE} upward)`,
+  })
+  .epilogue(
+    `Every option can also come from the environment, as PRINT_CONFORMANCE_<COMMAND>_<OPTION> or (for all commands but serve) PRINT_CONFORMANCE_<OPTION>, e.g. PRINT_CONFORMANCE_BASE_URL, and from a config file (--config, or the nearest ${CONFIG_FILE} upward). The command line wins over the environment, which wins over the file.`,
+  )
   .strict()
   .recommendCommands()
   .help()

@@ -1,13 +1,18 @@
 import { writeFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { openApiDocument } from '../contract/openapi.js';
+import { withSettings } from './settings.js';
 import { UsageError } from './usage-error.js';
 
 export function openapiCommand(yargs: Argv) {
   return yargs.command(
     'openapi',
     'Print an OpenAPI 3.1 document of the interface, derived from the same schemas',
-    (y) => y.option('output', { alias: 'o', type: 'string', describe: 'Write it to this file instead of stdout' }),
+    (y) =>
+      withSettings(
+        y.option('output', { alias: 'o', type: 'string', describe: 'Write it to this file instead of stdout' }),
+        'openapi',
+      ),
     (argv) => {
       const text = `${JSON.stringify(openApiDocument(), null, 2)}\n`;
       if (!argv.output) {

@@ -5,6 +5,7 @@ import type { startProxy } from '../../proxy/proxy-server.js';
 import { parseByteSize } from './byte-size.js';
 import { numberOption } from './number-option.js';
 import { optionList, selectedRules } from './rule-selection.js';
+import { withSettings } from './settings.js';
 import { UsageError } from './usage-error.js';
 import { writableFile } from './writable.js';
 
@@ -13,74 +14,77 @@ export function proxyCommand(yargs: Argv) {
     'proxy',
     'Run a recording, validating reverse proxy in front of a service',
     (y) =>
-      y
-        .option('target', {
-          type: 'string',
-          demandOption: true,
-          describe: 'URL the proxy root stands for (e.g. https://test.example.com/v2/)',
-        })
-        .option('port', { type: 'number', default: 0, describe: 'Port to listen on (0: any free port)' })
-        .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
-        .option('record', { type: 'string', describe: 'Append each exchange to this NDJSON file as it completes' })
-        .option('har', { type: 'string', describe: 'Also write HAR 1.2 here when the proxy stops' })
-        .option('record-bodies', {
-          type: 'boolean',
-          default: false,
-          describe: 'Keep binary bodies (under --validate-limit) whole in the recording',
-        })
-        .option('mode', {
-          choices: ['report', 'enforce'] as const,
-          default: 'report' as const,
-          describe: 'enforce: answer a request that breaks a must rule with 4xx, never forwarding it',
-        })
-        .option('violations-header', {
-          type: 'boolean',
-          default: true,
-          describe: 'List violations in a print-conformance-violations response header',
-        })
-        .option('rewrite-urls', {
-          type: 'boolean',
-          default: true,
-          describe: 'Rewrite absolute target URLs in answers to the proxy',
-        })
-        .option('validate-limit', {
-          type: 'string',
-          default: '8MiB',
-          describe: 'Largest JSON/XML body kept and validated',
-        })
-        .option('redact', { type: 'string', array: true, describe: 'More header names or JSON members to redact' })
-        .option('only', { type: 'string', array: true, describe: 'Judge only these rule IDs or prefixes' })
-        .option('skip', { type: 'string', array: true, describe: 'Skip these rule IDs or prefixes' })
-        .option('strict', { type: 'boolean', default: false, describe: 'Exit 1 on should rules too' })
-        .option('connect-timeout', {
-          type: 'number',
-          default: 10,
-          describe: 'Seconds to wait for the target to answer',
-        })
-        .option('client-timeout', {
-          type: 'number',
-          default: 30,
-          describe: 'Seconds a client may stay silent while sending a request head or body (0: no limit)',
-        })
-        .option('allowed-host', {
-          type: 'string',
-          array: true,
-          describe:
-            'Host names clients may address the proxy by, besides IP addresses and localhost (".example.test" allows subdomains)',
-        })
-        .option('summary-md', {
-          type: 'string',
-          describe: 'Also write the final summary as Markdown here (for a pull-request comment)',
-        })
-        .option('summary-interval', {
-          type: 'number',
-          default: 60,
-          describe: 'Seconds between summaries by rule (0: only at the end)',
-        })
-        .example(
-          '$0 proxy --target http://127.0.0.1:8080/v2/ --record traffic.ndjson',
-          'record and check a client talking to a local service',
-        ),
+      withSettings(
+        y
+          .option('target', {
+            type: 'string',
+            demandOption: true,
+            describe: 'URL the proxy root stands for (e.g. https://test.example.com/v2/)',
+          })
+          .option('port', { type: 'number', default: 0, describe: 'Port to listen on (0: any free port)' })
+          .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
+          .option('record', { type: 'string', describe: 'Append each exchange to this NDJSON file as it completes' })
+          .option('har', { type: 'string', describe: 'Also write HAR 1.2 here when the proxy stops' })
+          .option('record-bodies', {
+            type: 'boolean',
+            default: false,
+            describe: 'Keep binary bodies (under --validate-limit) whole in the recording',
+          })
+          .option('mode', {
+            choices: ['report', 'enforce'] as const,
+            default: 'report' as const,
+            describe: 'enforce: answer a request that breaks a must rule with 4xx, never forwarding it',
+          })
+          .option('violations-header', {
+            type: 'boolean',
+            default: true,
+            describe: 'List violations in a print-conformance-violations response header',
+          })
+          .option('rewrite-urls', {
+            type: 'boolean',
+            default: true,
+            describe: 'Rewrite absolute target URLs in answers to the proxy',
+          })
+          .option('validate-limit', {
+            type: 'string',
+            default: '8MiB',
+            describe: 'Largest JSON/XML body kept and validated',
+          })
+          .option('redact', { type: 'string', array: true, describe: 'More header names or JSON members to redact' })
+          .option('only', { type: 'string', array: true, describe: 'Judge only these rule IDs or prefixes' })
+          .option('skip', { type: 'string', array: true, describe: 'Skip these rule IDs or prefixes' })
+          .option('strict', { type: 'boolean', default: false, describe: 'Exit 1 on should rules too' })
+          .option('connect-timeout', {
+            type: 'number',
+            default: 10,
+            describe: 'Seconds to wait for the target to answer',
+          })
+          .option('client-timeout', {
+            type: 'number',
+            default: 30,
+            describe: 'Seconds a client may stay silent while sending a request head or body (0: no limit)',
+          })
+          .option('allowed-host', {
+            type: 'string',
+            array: true,
+            describe:
+              'Host names clients may address the proxy by, besides IP addresses and localhost (".example.test" allows subdomains)',
+          })
+          .option('summary-md', {
+            type: 'string',
+            describe: 'Also write the final summary as Markdown here (for a pull-request comment)',
+          })
+          .option('summary-interval', {
+            type: 'number',
+            default: 60,
+            describe: 'Seconds between summaries by rule (0: only at the end)',
+          })
+          .example(
+            '$0 proxy --target http://127.0.0.1:8080/v2/ --record traffic.ndjson',
+            'record and check a client talking to a local service',
+          ),
+        'proxy',
+      ),
     async (argv) => {
       let target: URL;
       try {

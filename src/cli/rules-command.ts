@@ -1,17 +1,23 @@
 import type { Argv } from 'yargs';
 import { RULES } from '../contract/rules.js';
 import { rulesMarkdown } from '../contract/rules-markdown.js';
+import { withSettings } from './settings.js';
 
 export function rulesCommand(yargs: Argv) {
   return yargs.command(
     'rules',
     'List the rule catalog: ID, severity, seed section and what holds',
     (y) =>
-      y.option('json', { type: 'boolean', default: false, describe: 'Print the catalog as JSON' }).option('markdown', {
-        type: 'boolean',
-        default: false,
-        describe: 'Print the catalog as Markdown (docs/rules.md)',
-      }),
+      withSettings(
+        y
+          .option('json', { type: 'boolean', default: false, describe: 'Print the catalog as JSON' })
+          .option('markdown', {
+            type: 'boolean',
+            default: false,
+            describe: 'Print the catalog as Markdown (docs/rules.md)',
+          }),
+        'rules',
+      ),
     (argv) => {
       if (argv.markdown) {
         process.stdout.write(rulesMarkdown());

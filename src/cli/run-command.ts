@@ -13,6 +13,7 @@ import type { Exchange } from '../validate/exchange.js';
 import { parseByteSize } from './byte-size.js';
 import { numberOption } from './number-option.js';
 import { optionList, selectedRules } from './rule-selection.js';
+import { withSettings } from './settings.js';
 import { UsageError } from './usage-error.js';
 import { checkReportPlaces } from './writable.js';
 
@@ -42,74 +43,84 @@ export function runCommand(yargs: Argv) {
     ['run', '$0'],
     'Run the conformance suite against a service (default: the embedded reference service)',
     (y) =>
-      y
-        .option('base-url', {
-          type: 'string',
-          describe:
-            'Base URL of the service, under which orders, checkout/… and files/… live (env PRINT_CONFORMANCE_BASE_URL)',
-        })
-        .option('checkout-url', { type: 'string', describe: 'A checkout URL as the order endpoints gave it' })
-        .option('upload-url', { type: 'string', describe: 'An upload URL as the order endpoints gave it' })
-        .option('order-id', { type: 'string', describe: 'Find the URLs in GET {base}/orders/{id}' })
-        .option('order-body', {
-          type: 'string',
-          describe: 'JSON file of the order to place (default: a built-in book order)',
-        })
-        .option('header', { type: 'string', array: true, describe: 'Extra request header "Name: value" (repeatable)' })
-        .option('token', { type: 'string', describe: 'Bearer token (env PRINT_CONFORMANCE_TOKEN)' })
-        .option('client-id', {
-          type: 'string',
-          describe: 'OAuth client id for {base}/oauth (env PRINT_CONFORMANCE_CLIENT_ID)',
-        })
-        .option('client-secret', {
-          type: 'string',
-          describe: 'OAuth client secret (env PRINT_CONFORMANCE_CLIENT_SECRET)',
-        })
-        .option('format', {
-          choices: ['json', 'xml', 'both'] as const,
-          default: 'both' as const,
-          describe: 'Formats to probe',
-        })
-        .option('upload-types', { type: 'string', default: 'pdf', describe: 'Upload types to try: pdf,png,jpeg' })
-        .option('upload-size', { type: 'string', describe: 'Also try one large raw upload of this size (e.g. 200MiB)' })
-        .option('only', {
-          type: 'string',
-          array: true,
-          describe: 'Judge only these rule IDs or prefixes (e.g. upload.)',
-        })
-        .option('skip', { type: 'string', array: true, describe: 'Skip these rule IDs or prefixes' })
-        .option('strict', { type: 'boolean', default: false, describe: 'Fail on should rules too' })
-        .option('read-only', {
-          type: 'boolean',
-          default: false,
-          describe: 'GET checks only: create or change nothing on the service',
-        })
-        .option('timeout', { type: 'number', default: 30, describe: 'Seconds to wait for each answer' })
-        .option('report-dir', {
-          type: 'string',
-          default: 'reports',
-          describe: 'Folder for results.json, junit.xml and allure-results/',
-        })
-        .option('json-report', {
-          type: 'string',
-          describe: 'Path of the JSON report (default <report-dir>/results.json)',
-        })
-        .option('junit', { type: 'string', describe: 'Path of the JUnit report (default <report-dir>/junit.xml)' })
-        .option('allure-dir', {
-          type: 'string',
-          describe: 'Folder of Allure results (default <report-dir>/allure-results)',
-        })
-        .option('reporter', {
-          choices: ['console', 'github'] as const,
-          default: 'console' as const,
-          describe: 'github: also print GitHub Actions annotations for failed rules',
-        })
-        .option('quiet', { type: 'boolean', default: false, describe: 'No progress lines, only the summary' })
-        .example('$0', 'run against the embedded reference service')
-        .example(
-          '$0 --base-url https://test.example.com/v2/ --client-id ID --client-secret SECRET',
-          'run against a staging service',
-        ),
+      withSettings(
+        y
+          .option('base-url', {
+            type: 'string',
+            describe:
+              'Base URL of the service, under which orders, checkout/… and files/… live (env PRINT_CONFORMANCE_BASE_URL)',
+          })
+          .option('checkout-url', { type: 'string', describe: 'A checkout URL as the order endpoints gave it' })
+          .option('upload-url', { type: 'string', describe: 'An upload URL as the order endpoints gave it' })
+          .option('order-id', { type: 'string', describe: 'Find the URLs in GET {base}/orders/{id}' })
+          .option('order-body', {
+            type: 'string',
+            describe: 'JSON file of the order to place (default: a built-in book order)',
+          })
+          .option('header', {
+            type: 'string',
+            array: true,
+            describe: 'Extra request header "Name: value" (repeatable)',
+          })
+          .option('token', { type: 'string', describe: 'Bearer token (env PRINT_CONFORMANCE_TOKEN)' })
+          .option('client-id', {
+            type: 'string',
+            describe: 'OAuth client id for {base}/oauth (env PRINT_CONFORMANCE_CLIENT_ID)',
+          })
+          .option('client-secret', {
+            type: 'string',
+            describe: 'OAuth client secret (env PRINT_CONFORMANCE_CLIENT_SECRET)',
+          })
+          .option('format', {
+            choices: ['json', 'xml', 'both'] as const,
+            default: 'both' as const,
+            describe: 'Formats to probe',
+          })
+          .option('upload-types', { type: 'string', default: 'pdf', describe: 'Upload types to try: pdf,png,jpeg' })
+          .option('upload-size', {
+            type: 'string',
+            describe: 'Also try one large raw upload of this size (e.g. 200MiB)',
+          })
+          .option('only', {
+            type: 'string',
+            array: true,
+            describe: 'Judge only these rule IDs or prefixes (e.g. upload.)',
+          })
+          .option('skip', { type: 'string', array: true, describe: 'Skip these rule IDs or prefixes' })
+          .option('strict', { type: 'boolean', default: false, describe: 'Fail on should rules too' })
+          .option('read-only', {
+            type: 'boolean',
+            default: false,
+            describe: 'GET checks only: create or change nothing on the service',
+          })
+          .option('timeout', { type: 'number', default: 30, describe: 'Seconds to wait for each answer' })
+          .option('report-dir', {
+            type: 'string',
+            default: 'reports',
+            describe: 'Folder for results.json, junit.xml and allure-results/',
+          })
+          .option('json-report', {
+            type: 'string',
+            describe: 'Path of the JSON report (default <report-dir>/results.json)',
+          })
+          .option('junit', { type: 'string', describe: 'Path of the JUnit report (default <report-dir>/junit.xml)' })
+          .option('allure-dir', {
+            type: 'string',
+            describe: 'Folder of Allure results (default <report-dir>/allure-results)',
+          })
+          .option('reporter', {
+            choices: ['console', 'github'] as const,
+            default: 'console' as const,
+            describe: 'github: also print GitHub Actions annotations for failed rules',
+          })
+          .option('quiet', { type: 'boolean', default: false, describe: 'No progress lines, only the summary' })
+          .example('$0', 'run against the embedded reference service')
+          .example(
+            '$0 --base-url https://test.example.com/v2/ --client-id ID --client-secret SECRET',
+            'run against a staging service',
+          ),
+        'run',
+      ),
     async (argv) => {
       const started = Date.now();
       const strict = argv.strict;
@@ -122,9 +133,9 @@ export function runCommand(yargs: Argv) {
       const uploadSize = argv['upload-size'] ? parseByteSize(argv['upload-size'], '--upload-size') : undefined;
       checkReportPlaces(argv);
 
-      const token = argv.token ?? process.env.PRINT_CONFORMANCE_TOKEN;
-      const clientId = argv['client-id'] ?? process.env.PRINT_CONFORMANCE_CLIENT_ID;
-      const clientSecret = argv['client-secret'] ?? process.env.PRINT_CONFORMANCE_CLIENT_SECRET;
+      const token = argv.token;
+      const clientId = argv['client-id'];
+      const clientSecret = argv['client-secret'];
       if ((clientId === undefined) !== (clientSecret === undefined))
         throw new UsageError('--client-id and --client-secret go together');
       const headers = parseHeaders(optionList(argv.header).length ? (argv.header ?? []).map(String) : []);
@@ -142,7 +153,7 @@ export function runCommand(yargs: Argv) {
         }
       }
 
-      const givenBase = argv['base-url'] ?? process.env.PRINT_CONFORMANCE_BASE_URL;
+      const givenBase = argv['base-url'];
       // Loaded here, not at start-up: every other command (and --help) starts faster without them.
       const [{ startReferenceService }, { clientCredentialsToken }, { discoverUrls }, { ProbeRun }] = await Promise.all(
         [

@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import { DEFAULT_MAX_UPLOAD, startReferenceService } from '../reference/service.js';
 import { parseByteSize } from './byte-size.js';
+import { withSettings } from './settings.js';
 import { UsageError } from './usage-error.js';
 
 export function serveCommand(yargs: Argv) {
@@ -8,29 +9,32 @@ export function serveCommand(yargs: Argv) {
     'serve',
     'Start the embedded reference service (JSON and XML, as the real service speaks them)',
     (y) =>
-      y
-        .option('port', { type: 'number', default: 0, describe: 'Port to listen on (0: any free port)' })
-        .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
-        .option('max-upload', {
-          type: 'string',
-          default: '2GiB',
-          describe: 'Largest upload accepted (bytes, or with KiB/MiB/GiB)',
-        })
-        .option('token', {
-          type: 'string',
-          describe: 'Require Authorization: Bearer <token> (env PRINT_CONFORMANCE_SERVE_TOKEN)',
-        })
-        .option('client-id', { type: 'string', describe: 'Require tokens from POST oauth issued to this client' })
-        .option('client-secret', {
-          type: 'string',
-          describe: 'The secret of --client-id (env PRINT_CONFORMANCE_SERVE_CLIENT_SECRET)',
-        })
-        .example('$0 serve --port 8080', 'serve on http://127.0.0.1:8080/v2/'),
+      withSettings(
+        y
+          .option('port', { type: 'number', default: 0, describe: 'Port to listen on (0: any free port)' })
+          .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
+          .option('max-upload', {
+            type: 'string',
+            default: '2GiB',
+            describe: 'Largest upload accepted (bytes, or with KiB/MiB/GiB)',
+          })
+          .option('token', {
+            type: 'string',
+            describe: 'Require Authorization: Bearer <token> (env PRINT_CONFORMANCE_SERVE_TOKEN)',
+          })
+          .option('client-id', { type: 'string', describe: 'Require tokens from POST oauth issued to this client' })
+          .option('client-secret', {
+            type: 'string',
+            describe: 'The secret of --client-id (env PRINT_CONFORMANCE_SERVE_CLIENT_SECRET)',
+          })
+          .example('$0 serve --port 8080', 'serve on http://127.0.0.1:8080/v2/'),
+        'serve',
+      ),
     async (argv) => {
       if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535)
         throw new UsageError(`--port ${argv.port} is not a port number`);
       const maxUploadBytes = parseByteSize(argv['max-upload'] ?? String(DEFAULT_MAX_UPLOAD), '--max-upload');
-      const clientSecret = argv['client-secret'] ?? process.env.PRINT_CONFORMANCE_SERVE_CLIENT_SECRET;
+      const clientSecret = argv['client-secret'];
       if (argv['client-id'] !== undefined && clientSecret === undefined)
         throw new UsageError('--client-id needs --client-secret');
       let service: Awaited<ReturnType<typeof startReferenceService>>;
@@ -39,7 +43,7 @@ export function serveCommand(yargs: Argv) {
           port: argv.port,
           host: argv.host,
           maxUploadBytes,
-          token: argv.token ?? process.env.PRINT_CONFORMANCE_SERVE_TOKEN,
+          token: argv.token,
           clientId: argv['client-id'],
           clientSecret,
         });

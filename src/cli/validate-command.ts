@@ -11,6 +11,7 @@ import { writeJsonReport } from '../report/json-report.js';
 import { writeJunitReport } from '../report/junit-report.js';
 import { exitCodeOf, type FormatVerdict, foldVerdicts, type RunResult } from '../report/run-result.js';
 import { selectedRules } from './rule-selection.js';
+import { withSettings } from './settings.js';
 import { UsageError } from './usage-error.js';
 import { checkReportPlaces } from './writable.js';
 
@@ -22,29 +23,37 @@ export function validateCommand(yargs: Argv) {
     'validate <files..>',
     'Validate recorded traffic offline: NDJSON recordings of the proxy and HAR 1.2 files',
     (y) =>
-      y
-        .positional('files', { type: 'string', array: true, describe: 'Recordings (.ndjson) or HAR files' })
-        .option('only', { type: 'string', array: true, describe: 'Judge only these rule IDs or prefixes' })
-        .option('skip', { type: 'string', array: true, describe: 'Skip these rule IDs or prefixes' })
-        .option('strict', { type: 'boolean', default: false, describe: 'Fail on should rules too' })
-        .option('report-dir', { type: 'string', default: 'reports', describe: 'Folder for results.json and junit.xml' })
-        .option('json-report', { type: 'string', describe: 'Path of the JSON report' })
-        .option('junit', { type: 'string', describe: 'Path of the JUnit report' })
-        .option('jobs', {
-          type: 'number',
-          describe: 'Worker threads that judge (default: 1 for small recordings, one per core up to 4 for large ones)',
-        })
-        .option('reporter', {
-          choices: ['console', 'github'] as const,
-          default: 'console' as const,
-          describe: 'github: also print GitHub Actions annotations for failed rules',
-        })
-        .option('allure-dir', {
-          type: 'string',
-          describe: 'Folder of Allure results (default <report-dir>/allure-results)',
-        })
-        .example('$0 validate traffic.ndjson', 'judge a proxy recording')
-        .example('$0 validate session.har --only checkout.', 'judge the checkout exchanges of a browser HAR'),
+      withSettings(
+        y
+          .positional('files', { type: 'string', array: true, describe: 'Recordings (.ndjson) or HAR files' })
+          .option('only', { type: 'string', array: true, describe: 'Judge only these rule IDs or prefixes' })
+          .option('skip', { type: 'string', array: true, describe: 'Skip these rule IDs or prefixes' })
+          .option('strict', { type: 'boolean', default: false, describe: 'Fail on should rules too' })
+          .option('report-dir', {
+            type: 'string',
+            default: 'reports',
+            describe: 'Folder for results.json and junit.xml',
+          })
+          .option('json-report', { type: 'string', describe: 'Path of the JSON report' })
+          .option('junit', { type: 'string', describe: 'Path of the JUnit report' })
+          .option('jobs', {
+            type: 'number',
+            describe:
+              'Worker threads that judge (default: 1 for small recordings, one per core up to 4 for large ones)',
+          })
+          .option('reporter', {
+            choices: ['console', 'github'] as const,
+            default: 'console' as const,
+            describe: 'github: also print GitHub Actions annotations for failed rules',
+          })
+          .option('allure-dir', {
+            type: 'string',
+            describe: 'Folder of Allure results (default <report-dir>/allure-results)',
+          })
+          .example('$0 validate traffic.ndjson', 'judge a proxy recording')
+          .example('$0 validate session.har --only checkout.', 'judge the checkout exchanges of a browser HAR'),
+        'validate',
+      ),
     async (argv) => {
       const started = Date.now();
       const selected = selectedRules(argv.only, argv.skip);
@@ -52,7 +61,9 @@ export function validateCommand(yargs: Argv) {
       checkReportPlaces(argv);
       const jobs = argv.jobs;
       if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 0))
-        throw new UsageError(`--jobs must be a whole number of worker threads, not ${jobs}`);
+        throw new UsageError(
+          `--jobs must be a whole number of worker threads${Number.isNaN(jobs) ? '' : `, not ${jobs}`}`,
+        );
       const judged = await judgeRecordings(files, { selected, jobs });
       const { seen, counts } = judged;
       for (const warning of judged.warnings.slice(0, SHOWN_WARNINGS))

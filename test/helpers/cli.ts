@@ -43,8 +43,11 @@ export function runCli(
  * Starts a CLI command that serves (serve, proxy) and waits for its "listening on <url>" line.
  * The service under test may live in this test's own process, so nothing here blocks it.
  */
-export async function startListeningCli(args: string[]) {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startListeningCli(args: string[], options: { env?: NodeJS.ProcessEnv } = {}) {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => {

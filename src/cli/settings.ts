@@ -1,0 +1,138 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { UsageError } from './usage-error.js';
+
+// Options come from four places. Highest first:
+//   1. the command line;
+//   2. environment variables: PRINT_CONFORMANCE_<COMMAND>_<OPTION> (PRINT_CONFORMANCE_PROXY_TARGET),
+//      and PRINT_CONFORMANCE_<OPTION> for every command but serve (PRINT_CONFORMANCE_BASE_URL);
+//   3. the config file: --config FILE, else the first print-conformance.config.json found from the
+//      working folder upward. Its top-level options apply to every command but serve, and a section
+//      named after a command ({"proxy": {...}}) applies to that command and wins over the top level;
+//   4. the defaults.
+// serve plays the service's side: it takes only what is addressed to it, so a client's token set
+// for `run` never becomes the token the reference service demands.
+
+export const CONFIG_FILE = 'print-conformance.config.json';
+const ENV_PREFIX = 'PRINT_CONFORMANCE_';
+const COMMANDS = ['run', 'proxy', 'validate', 'serve', 'rules', 'openapi'] as const;
+/** Options whose values are paths: in a config file they are relative to the file's folder. */
+const PATH_OPTIONS = new Set([
+  'record',
+  'har',
+  'summary-md',
+  'report-dir',
+  'json-report',
+  'junit',
+  'allure-dir',
+  'order-body',
+  'output',
+  'files',
+]);
+
+type Values = Record<string, unknown>;
+
+interface ConfigFile {
+  path: string;
+  top: Values;
+  sections: Partial<Record<string, Values>>;
+}
+
+const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+const envName = (option: string) => option.toUpperCase().replace(/-/g, '_');
+
+/** The config file named by --config, else the nearest one from `cwd` upward; undefined if none. */
+export function findConfigFile(args: string[], cwd: string): string | undefined {
+  const index = args.findIndex((arg) => arg === '--config' || arg.startsWith('--config='));
+  if (index >= 0) {
+    const given = args[index]?.includes('=') ? args[index]?.slice('--config='.length) : args[index + 1];
+    if (!given) throw new UsageError('--config needs the path of a JSON file');
+    return resolve(cwd, given);
+  }
+  for (let folder = resolve(cwd); ; folder = dirname(folder)) {
+    const candidate = join(folder, CONFIG_FILE);
+    if (existsSync(candidate)) return candidate;
+    if (dirname(folder) === folder) return undefined;
+  }
+}
+
+function readConfigFile(path: string): ConfigFile {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(`config file ${path}: ${reason}`);
+  }
+  if (!data || typeof data !== 'object' || Array.isArray(data))
+    throw new UsageError(`config file ${path}: must hold one JSON object`);
+  const top: Values = {};
+  const sections: ConfigFile['sections'] = {};
+  for (const [key, value] of Object.entries(data as Values)) {
+    if ((COMMANDS as readonly string[]).includes(key)) {
+      if (!value || typeof value !== 'object' || Array.isArray(value))
+        throw new UsageError(`config file ${path}: "${key}" must be an object of ${key}'s options`);
+      sections[key] = Object.fromEntries(Object.entries(value as Values).map(([name, v]) => [kebab(name), v]));
+    } else if (key !== '$schema') top[kebab(key)] = value;
+  }
+  return { path, top, sections };
+}
+
+let config: ConfigFile | undefined;
+
+/** Reads the config file once, before the commands are built. */
+export function loadSettings(args: string[], cwd = process.cwd()): string | undefined {
+  const path = findConfigFile(args, cwd);
+  config = path ? readConfigFile(path) : undefined;
+  return path;
+}
+
+function fromPlace(values: Values, known: Set<string>, baseFolder: string | undefined): Values {
+  const out: Values = {};
+  for (const [name, value] of Object.entries(values)) {
+    if (!known.has(name)) continue;
+    out[name] =
+      baseFolder && PATH_OPTIONS.has(name)
+        ? Array.isArray(value)
+          ? value.map((item) => resolve(baseFolder, String(item)))
+          : resolve(baseFolder, String(value))
+        : value;
+  }
+  return out;
+}
+
+function fromEnvironment(command: string, known: Set<string>, env: NodeJS.ProcessEnv): Values {
+  const out: Values = {};
+  for (const option of known) {
+    const own = env[`${ENV_PREFIX}${envName(command)}_${envName(option)}`];
+    const shared = command === 'serve' ? undefined : env[`${ENV_PREFIX}${envName(option)}`];
+    const value = own ?? shared;
+    if (value !== undefined) out[option] = value;
+  }
+  return out;
+}
+
+/**
+ * Gives a command's options their values from the environment and the config file, under what the
+ * command line says. Call at the end of the command's builder, once its options are declared.
+ */
+export function withSettings<T>(y: Argv<T>, command: (typeof COMMANDS)[number], env = process.env): Argv<T> {
+  // getOptions is public at run time but missing from yargs' type declarations.
+  const declared = (y as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key;
+  const known = new Set(Object.keys(declared).map(kebab));
+  for (const internal of ['help', 'version', 'debug', 'config', '$0', '_']) known.delete(internal);
+  const section = config?.sections[command] ?? {};
+  const unknown = Object.keys(section).filter((name) => !known.has(name));
+  if (config && unknown.length > 0)
+    throw new UsageError(
+      `config file ${config.path}: ${command} has no option ${unknown.map((n) => `"${n}"`).join(', ')}`,
+    );
+  const base = config ? dirname(config.path) : undefined;
+  const values: Values = {
+    ...(command === 'serve' ? {} : fromPlace(config?.top ?? {}, known, base)),
+    ...fromPlace(section, known, base),
+    ...fromEnvironment(command, known, env),
+  };
+  return Object.keys(values).length > 0 ? y.config(values) : y;
+}

@@ -1,0 +1,107 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, startListeningCli } from '../helpers/cli.js';
+
+// Option values from a config file found upward, from PRINT_CONFORMANCE_* variables and from the
+// command line, in that order of rising precedence.
+
+let folder: string;
+let recording: string;
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'print-conformance-settings-'));
+  recording = join(folder, 'one.ndjson');
+  // One exchange that breaks http.no-server-error (must) and nothing of checkout's.
+  writeFileSync(
+    recording,
+    `${JSON.stringify({
+      request: { method: 'GET', url: 'http://s.test/v2/checkout/c', headers: { accept: 'application/json' } },
+      response: { status: 500, headers: { 'content-type': 'application/json' }, body: { text: '{}', size: 2 } },
+    })}\n`,
+  );
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+function project(config: object): { root: string; deep: string } {
+  const root = mkdtempSync(join(folder, 'project-'));
+  const deep = join(root, 'a', 'b');
+  mkdirSync(deep, { recursive: true });
+  writeFileSync(join(root, 'print-conformance.config.json'), JSON.stringify(config));
+  return { root, deep };
+}
+
+describe('settings', () => {
+  it('finds the config file upward, applies its command section, and reads its paths from its folder', async () => {
+    const { root, deep } = project({ reportDir: 'from-file', validate: { only: ['checkout.'] } });
+    const result = await runCli(['validate', recording], { cwd: deep });
+    // http.no-server-error is not selected by the file's section: nothing fails.
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/skip {2}http\.no-server-error .* not selected/);
+    expect(existsSync(join(root, 'from-file', 'results.json'))).toBe(true);
+  });
+
+  it('lets the environment win over the file, and the command line over both', async () => {
+    const { root, deep } = project({ reportDir: 'from-file', only: ['checkout.'] });
+    const env = { PRINT_CONFORMANCE_REPORT_DIR: join(root, 'from-env'), PRINT_CONFORMANCE_VALIDATE_ONLY: 'http.' };
+    const fromEnv = await runCli(['validate', recording], { cwd: deep, env });
+    expect(fromEnv.code).toBe(1);
+    expect(existsSync(join(root, 'from-env', 'results.json'))).toBe(true);
+    expect(existsSync(join(root, 'from-file'))).toBe(false);
+    const fromLine = await runCli(
+      ['validate', recording, '--report-dir', join(root, 'from-line'), '--only', 'checkout.'],
+      {
+        cwd: deep,
+        env,
+      },
+    );
+    expect(fromLine.code).toBe(0);
+    expect(existsSync(join(root, 'from-line', 'results.json'))).toBe(true);
+  });
+
+  it('reads booleans and numbers from the environment, and refuses bad ones in one line', async () => {
+    const json = await runCli(['rules'], { env: { PRINT_CONFORMANCE_RULES_JSON: 'true' } });
+    expect(() => JSON.parse(json.stdout)).not.toThrow();
+    const bad = await runCli(['proxy', '--target', 'http://127.0.0.1:9/'], {
+      env: { PRINT_CONFORMANCE_PROXY_CLIENT_TIMEOUT: 'soon' },
+    });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('print-conformance: --client-timeout needs a number of at least 0\n');
+  });
+
+  it('keeps a client token out of serve: serve reads only PRINT_CONFORMANCE_SERVE_*', async () => {
+    const open = await startListeningCli(['serve'], { env: { PRINT_CONFORMANCE_TOKEN: 'client-token' } });
+    const guarded = await startListeningCli(['serve'], { env: { PRINT_CONFORMANCE_SERVE_TOKEN: 'service-token' } });
+    try {
+      const free = await request(`${open.url}orders`, { method: 'POST' });
+      await free.body.dump();
+      expect(free.statusCode).toBe(201);
+      const refused = await request(`${guarded.url}orders`, { method: 'POST' });
+      await refused.body.dump();
+      expect(refused.statusCode).toBe(401);
+    } finally {
+      await open.stop();
+      await guarded.stop();
+    }
+  });
+
+  it('says in one line, exit 2, what is wrong with a config file', async () => {
+    const cases: [string, RegExp][] = [
+      ['{', /^print-conformance: config file \S+: .*JSON/],
+      ['[1]', /must hold one JSON object\n$/],
+      ['{"proxy": {"targett": "http://x/"}}', /: proxy has no option "targett"\n$/],
+      ['{"validate": 5}', /"validate" must be an object of validate's options\n$/],
+    ];
+    for (const [text, message] of cases) {
+      const file = join(folder, 'bad.json');
+      writeFileSync(file, text);
+      const result = await runCli(['proxy', '--config', file]);
+      expect(result.code, text).toBe(2);
+      expect(result.stderr, text).toMatch(message);
+      expect(result.stderr.trim().split('\n'), text).toHaveLength(1);
+    }
+    const missing = await runCli(['rules', '--config', join(folder, 'none.json')]);
+    expect(missing.stderr).toMatch(/^print-conformance: config file \S+none\.json: ENOENT\n$/);
+  });
+});
