@@ -3,6 +3,7 @@ import { hideBin } from 'yargs/helpers';
 import { TOOL_VERSION } from '../contract/package-root.js';
 import { openapiCommand } from './openapi-command.js';
 import { proxyCommand } from './proxy-command.js';
+import { reportCommand } from './report-command.js';
 import { rulesCommand } from './rules-command.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
@@ -60,6 +61,7 @@ openapiCommand(cli);
 serveCommand(cli);
 proxyCommand(cli);
 validateCommand(cli);
+reportCommand(cli);
 
 try {
   await cli.parseAsync();

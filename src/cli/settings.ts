@@ -16,7 +16,7 @@ import { UsageError } from './usage-error.js';
 
 export const CONFIG_FILE = 'print-conformance.config.json';
 const ENV_PREFIX = 'PRINT_CONFORMANCE_';
-const COMMANDS = ['run', 'proxy', 'validate', 'serve', 'rules', 'openapi'] as const;
+const COMMANDS = ['run', 'proxy', 'validate', 'report', 'serve', 'rules', 'openapi'] as const;
 /** Options whose values are paths: in a config file they are relative to the file's folder. */
 const PATH_OPTIONS = new Set([
   'record',
@@ -29,6 +29,7 @@ const PATH_OPTIONS = new Set([
   'order-body',
   'output',
   'files',
+  'results',
 ]);
 
 type Values = Record<string, unknown>;

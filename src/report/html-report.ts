@@ -1,0 +1,71 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+
+// Turns Allure results (written by `run` and `validate`) into one self-contained HTML page with
+// the Allure 3 report generator, so the report opens from disk, offline, in any browser.
+
+export interface HtmlReportOptions {
+  resultsDir: string;
+  outputDir: string;
+  name: string;
+}
+
+/** The generator's own CLI: the `allure` package exports no API of its own beyond it. */
+function allureCli(): string {
+  const entry = createRequire(import.meta.url).resolve('allure');
+  return join(dirname(dirname(entry)), 'cli.js');
+}
+
+/**
+ * The generator adds a Google Analytics tag to every page, unconditionally. A conformance report
+ * is often read inside a company's network and must not call out when opened: the tag is removed.
+ */
+export function withoutAnalytics(html: string): string {
+  return html.replace(
+    /\s*<script async src="https:\/\/www\.googletagmanager\.com\/gtag\/js[^"]*"><\/script>\s*<script>[\s\S]*?gtag\('config'[\s\S]*?<\/script>/,
+    '',
+  );
+}
+
+export function hasAllureResults(folder: string): boolean {
+  try {
+    return readdirSync(folder).some((name) => name.endsWith('-result.json'));
+  } catch {
+    return false;
+  }
+}
+
+/** Writes `<outputDir>/index.html`; rejects with the generator's last words if it fails. */
+export async function writeHtmlReport(options: HtmlReportOptions): Promise<string> {
+  const work = mkdtempSync(join(tmpdir(), 'print-conformance-report-'));
+  try {
+    const config = join(work, 'allurerc.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        name: options.name,
+        plugins: { awesome: { options: { singleFile: true, reportName: options.name, reportLanguage: 'en' } } },
+      }),
+    );
+    try {
+      await promisify(execFile)(
+        process.execPath,
+        [allureCli(), 'generate', options.resultsDir, '--output', options.outputDir, '--config', config],
+        { cwd: work, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, maxBuffer: 16 * 1024 * 1024 },
+      );
+    } catch (error) {
+      const { stderr, stdout, message } = error as { stderr?: string; stdout?: string; message: string };
+      const said = `${stderr ?? ''}\n${stdout ?? ''}`.trim().split('\n').filter(Boolean).at(-1);
+      throw new Error(`the Allure report generator failed: ${said ?? message}`);
+    }
+    const index = join(options.outputDir, 'index.html');
+    writeFileSync(index, withoutAnalytics(readFileSync(index, 'utf8')));
+    return index;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}

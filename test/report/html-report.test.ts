@@ -1,0 +1,97 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withoutAnalytics } from '../../src/report/html-report.js';
+import { runCli } from '../helpers/cli.js';
+import { checkoutGet, checkoutPost } from '../helpers/exchanges.js';
+
+// `report` turns Allure results into one HTML page that opens from disk with no network, and
+// that a browser renders into the list of rules with their verdicts.
+
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
+// CI installs Debian's chromium; elsewhere the browser checks run when it is there.
+const browserTest = CHROMIUM || process.env.CI ? it : it.skip;
+
+let folder: string;
+let index: string;
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'print-conformance-html-'));
+  const broken = checkoutGet('json', '{}', 500);
+  writeFileSync(
+    join(folder, 'traffic.ndjson'),
+    [checkoutPost('json'), checkoutGet('json'), broken].map((e) => JSON.stringify(e)).join('\n'),
+  );
+  const validated = await runCli(['validate', join(folder, 'traffic.ndjson'), '--report-dir', join(folder, 'r')]);
+  expect(validated.code).toBe(1);
+  const report = await runCli(['report', join(folder, 'r', 'allure-results'), '--output', join(folder, 'html')]);
+  expect(report.stderr).not.toMatch(/print-conformance:/);
+  expect(report.code).toBe(0);
+  index = join(folder, 'html', 'index.html');
+  expect(report.stdout).toBe(`report written to ${index}\n`);
+}, 120_000);
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** Runs headless Chromium as this machine allows it: no sandbox as root, no background network. */
+async function chromium(args: string[]): Promise<string> {
+  const profile = mkdtempSync(join(tmpdir(), 'print-conformance-chromium-'));
+  try {
+    const { stdout } = await promisify(execFile)(
+      CHROMIUM ?? 'chromium',
+      [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        `--user-data-dir=${profile}`,
+        '--virtual-time-budget=10000',
+        ...args,
+      ],
+      { maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
+    );
+    return stdout;
+  } finally {
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+describe('print-conformance report', () => {
+  it('writes one self-contained page that calls nothing outside when opened', () => {
+    const html = readFileSync(index, 'utf8');
+    expect(html).not.toContain('googletagmanager');
+    const external = [...html.matchAll(/(?:src|href)="(https?:[^"]+)"/g)].map((m) => m[1]);
+    expect(external).toEqual([]);
+  });
+
+  it('removes exactly the analytics tag the generator adds', () => {
+    const page = `<body>\n<div id="app"></div>\n    <script async src="https://www.googletagmanager.com/gtag/js?id=G-X"></script>\n    <script>\n        window.dataLayer = window.dataLayer || [];\n        gtag('config', 'G-X', {});\n    </script>\n    <script>window.data = 1;</script>\n</body>`;
+    expect(withoutAnalytics(page)).toBe('<body>\n<div id="app"></div>\n    <script>window.data = 1;</script>\n</body>');
+  });
+
+  browserTest('renders in headless Chromium into the list of rules, the broken one failed', async () => {
+    const dom = await chromium(['--dump-dom', `file://${index}`]);
+    for (const rule of ['http.no-server-error', 'checkout.echo', 'checkout.json.casing']) expect(dom).toContain(rule);
+    expect(dom).toMatch(/Failed/);
+    const screenshot = join(folder, 'report.png');
+    await chromium(['--window-size=1280,1400', `--screenshot=${screenshot}`, `file://${index}`]);
+    const png = readFileSync(screenshot);
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    // IHDR: the page was drawn at the window's size, not left blank.
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1280, 1400]);
+    expect(png.length).toBeGreaterThan(20_000);
+  });
+
+  it('says in one line, exit 2, when there are no results', async () => {
+    const none = await runCli(['report', join(folder, 'nothing')]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(
+      /^print-conformance: no Allure results in \S+nothing; run the suite or validate first\n$/,
+    );
+  });
+});
