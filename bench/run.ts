@@ -38,7 +38,7 @@ writeFileSync(join(folder, 'bench.json'), `${JSON.stringify(results, null, 2)}\n
 console.log('\nProxy cost (requests/s, latency ms):');
 console.table(proxyCost.rows);
 console.table(proxyCost.ratios);
-console.log('\nUpload of 1 GiB (peak memory in MiB of the receiving process):');
+console.log('\nUpload of 1 GiB after a 64 MiB warm-up (peak memory, VmHWM, in MiB of the receiving process):');
 console.table({ direct, proxied });
 console.log(`proxy/direct throughput ratio: ${(results.upload as { throughputRatio: number }).throughputRatio}`);
 console.log('\nValidate and suite:');
