@@ -11,30 +11,35 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the built CLI as a user would, and collects what it printed. */
+/** Starts the built CLI as a user would, collecting what it prints. */
+function spawnCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv }) {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const printed = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk) => {
+    printed.stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    printed.stderr += chunk;
+  });
+  return { child, printed };
+}
+
+/** Runs the built CLI to its end and returns what it printed. */
 export function runCli(
   args: string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: options.cwd ?? ROOT,
-      env: { ...process.env, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
+    const { child, printed } = spawnCli(args, options);
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      resolve({ code, ...printed });
     });
   });
 }
@@ -44,28 +49,17 @@ export function runCli(
  * The service under test may live in this test's own process, so nothing here blocks it.
  */
 export async function startListeningCli(args: string[], options: { env?: NodeJS.ProcessEnv } = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...options.env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  while (!stdout.includes('\n')) {
-    if (child.exitCode !== null) throw new Error(`${args[0]} exited: ${stderr}`);
+  const { child, printed } = spawnCli(args, options);
+  while (!printed.stdout.includes('\n')) {
+    if (child.exitCode !== null) throw new Error(`${args[0]} exited: ${printed.stderr}`);
     await Promise.race([once(child.stdout, 'data'), once(child, 'exit')]);
   }
-  const url = /^listening on (http:\/\/\S+\/)\n/.exec(stdout)?.[1];
-  if (!url) throw new Error(`unexpected first line: ${stdout}`);
+  const url = /^listening on (http:\/\/\S+\/)\n/.exec(printed.stdout)?.[1];
+  if (!url) throw new Error(`unexpected first line: ${printed.stdout}`);
   return {
     child,
     url,
-    output: () => ({ stdout, stderr }),
+    output: () => ({ ...printed }),
     /** Signals the process and waits for its exit code. */
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) {
@@ -73,7 +67,7 @@ export async function startListeningCli(args: string[], options: { env?: NodeJS.
         child.kill(signal);
         await exited;
       }
-      return { code: child.exitCode, signal: child.signalCode, stdout, stderr };
+      return { code: child.exitCode, signal: child.signalCode, ...printed };
     },
   };
 }
