@@ -1,4 +1,4 @@
-import { parseXml, type XmlElement } from './xml.js';
+import { MAX_DEPTH, parseXml, TOO_DEEP, type XmlElement } from './xml.js';
 
 // A body read as the document it claims or turns out to be: JSON value or XML element tree.
 
@@ -32,15 +32,40 @@ export function sniffFormat(text: string): BodyFormat | undefined {
   return undefined;
 }
 
+/** How deep arrays and objects nest in JSON text, strings skipped; stops counting past `limit`. */
+function jsonDepth(text: string, limit: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index += 1;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x7b || code === 0x5b) {
+      depth += 1;
+      if (depth > deepest) deepest = depth;
+      if (deepest > limit) return deepest;
+    } else if (code === 0x7d || code === 0x5d) depth -= 1;
+  }
+  return deepest;
+}
+
 export function readDocument(text: string, format: BodyFormat): ReadResult {
   if (format === 'json') {
+    let value: unknown;
     try {
-      return { ok: true, document: { format, value: JSON.parse(text.replace(/^\uFEFF/, '')) } };
+      value = JSON.parse(text.replace(/^\uFEFF/, ''));
     } catch (error) {
       return { ok: false, format, error: `invalid JSON: ${(error as Error).message}` };
     }
+    // The rules walk the value recursively; a hostile depth must end here, not in a stack overflow.
+    if (jsonDepth(text, MAX_DEPTH) > MAX_DEPTH) return { ok: false, format, error: `JSON ${TOO_DEEP}` };
+    return { ok: true, document: { format, value } };
   }
   const parsed = parseXml(text);
-  if (!parsed.ok) return { ok: false, format, error: `invalid XML: ${parsed.error}` };
+  if (!parsed.ok)
+    return { ok: false, format, error: parsed.error === TOO_DEEP ? `XML ${TOO_DEEP}` : `invalid XML: ${parsed.error}` };
   return { ok: true, document: { format, root: parsed.root } };
 }

@@ -44,6 +44,10 @@ function elementOf(tag: SaxesTagNS): XmlElement {
   return element;
 }
 
+/** No document of the interface nests a tenth as deep; deeper ones are not read. */
+export const MAX_DEPTH = 64;
+export const TOO_DEEP = `nested deeper than ${MAX_DEPTH} levels; not read`;
+
 /** Parses an XML document into a namespace-resolved element tree, or says why it cannot. */
 export function parseXml(text: string): XmlParseResult {
   if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) {
@@ -53,6 +57,8 @@ export function parseXml(text: string): XmlParseResult {
   const stack: XmlElement[] = [];
   let root: XmlElement | undefined;
   parser.on('opentag', (tag) => {
+    // The rules walk the tree recursively; a hostile depth must end here, not in a stack overflow.
+    if (stack.length >= MAX_DEPTH) throw new Error(TOO_DEEP);
     const element = elementOf(tag);
     const parent = stack.at(-1);
     if (parent) parent.children.push(element);
@@ -73,6 +79,7 @@ export function parseXml(text: string): XmlParseResult {
   } catch (error) {
     // saxes says "line:column: message."; reports say it the other way round.
     const raw = (error as Error).message;
+    if (raw === TOO_DEEP) return { ok: false, error: TOO_DEEP };
     const located = /^(\d+):(\d+): (.*?)\.?$/s.exec(raw);
     const message = (located?.[3] ?? raw).replace('undefined entity', 'undeclared entity (entities are not expanded)');
     return { ok: false, error: located ? `${message} (line ${located[1]}, column ${located[2]})` : message };

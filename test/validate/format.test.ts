@@ -34,6 +34,22 @@ describe('format.well-formed', () => {
     });
   });
 
+  it('reads no document nested deeper than 64 levels, in bounded time, and throws nothing', () => {
+    const xml = (depth: number) => `<Checkout>${'<A>'.repeat(depth - 1)}${'</A>'.repeat(depth - 1)}</Checkout>`;
+    const json = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
+    for (const [format, make] of [
+      ['xml', xml],
+      ['json', json],
+    ] as const) {
+      const deep = validateExchange(checkoutGet(format, make(200_000)));
+      expect(deep.map((v) => `${v.rule}@${v.side}`)).toEqual(['format.well-formed@response']);
+      expect(deep[0]?.message).toContain('nested deeper than 64 levels; not read');
+      // 64 levels are read: the verdict is then the schema's, not well-formedness.
+      expect(failing(checkoutGet(format, make(64)))).not.toContain('format.well-formed@response');
+      expect(failing(checkoutGet(format, make(65)))).toContain('format.well-formed@response');
+    }
+  });
+
   it('decodes the predefined entities and character references in text', () => {
     const parsed = parseXml('<A x="&quot;1&quot;">a &amp; b &#x41;&#66;<![CDATA[<c>]]></A>');
     expect(parsed.ok && parsed.root.text).toBe('a & b AB<c>');
