@@ -153,8 +153,18 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   let stopping = false;
   const silentClients = new WeakSet<Socket>();
 
-  const judge = (exchange: Exchange) =>
-    validateExchange(exchange, state).filter((v) => !options.selected || options.selected.has(v.rule));
+  const judge = (exchange: Exchange): Violation[] => {
+    try {
+      return validateExchange(exchange, state).filter((v) => !options.selected || options.selected.has(v.rule));
+    } catch (error) {
+      // Judging runs in the middle of forwarding: whatever goes wrong in it must not take the
+      // proxy down or lose the exchange. It is forwarded and recorded as not judged.
+      const message = `print-conformance could not judge this exchange: ${(error as Error).message}`;
+      exchange.error = exchange.error ?? message;
+      log(`${exchange.request.method} ${exchange.request.url}: ${message}`);
+      return [];
+    }
+  };
 
   function finish(exchange: RecordedExchange, started: number): void {
     exchange.durationMs = Math.round(performance.now() - started);

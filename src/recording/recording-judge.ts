@@ -1,7 +1,7 @@
 import type { ExchangeSummary } from '../probes/config.js';
 import { summariseExchange } from '../report/exchange-summary.js';
 import { sniffFormat } from '../validate/document.js';
-import { bodyText, type Exchange, endpointOf } from '../validate/exchange.js';
+import { bodyText, type Exchange, endpointOf, type Violation } from '../validate/exchange.js';
 import { CheckoutState, validateExchange } from '../validate/index.js';
 
 // Judges recorded exchanges one line at a time and keeps what a report needs: how many exchanges of
@@ -79,8 +79,16 @@ export class RecordingJudge {
     seen.any += 1;
     const endpoint = endpointOf(exchange.request.url);
     if (endpoint.kind !== 'other') seen[endpoint.kind] += 1;
+    let violations: Violation[];
+    try {
+      violations = validateExchange(exchange, this.state);
+    } catch (error) {
+      // One exchange the core cannot judge must not cost the verdict on all the others.
+      this.result.warnings.push({ at, message: `line ${at.line} could not be judged: ${(error as Error).message}` });
+      return;
+    }
     // Traffic is judged on both sides: a client breaking a rule is as much a finding as a service.
-    for (const violation of validateExchange(exchange, this.state)) {
+    for (const violation of violations) {
       if (!this.selected.has(violation.rule)) continue;
       // A large recording can break one rule a million times: count them all, keep a few to show.
       const count = (counts[violation.rule] ?? 0) + 1;

@@ -144,6 +144,53 @@ describe('the proxy under hostile input and faults', () => {
     }
   });
 
+  it('forwards a document nested 200 000 levels deep and records it as not read, staying up', async () => {
+    const deep = `<Checkout>${'<A>'.repeat(200_000)}${'</A>'.repeat(200_000)}</Checkout>`;
+    const target = await capturingTarget(200, 'application/xml', deep);
+    const proxy = await startProxy({ target: target.url, recordFile: join(target.folder, 't.ndjson') });
+    try {
+      const answer = await request(`${proxy.url}checkout/abc`, { headers: { accept: 'application/xml' } });
+      expect(await answer.body.text()).toBe(deep);
+      expect(answer.headers['print-conformance-violations']).toContain('format.well-formed (response)');
+      const again = await request(`${proxy.url}checkout/abc`, { headers: { accept: 'application/xml' } });
+      await again.body.dump();
+      expect(again.statusCode).toBe(200);
+      await proxy.close();
+      const [exchange] = recordedIn(join(target.folder, 't.ndjson'));
+      expect(exchange?.violations.find((v) => v.rule === 'format.well-formed')?.message).toContain('nested deeper');
+    } finally {
+      await proxy.close();
+      await target.close();
+    }
+  });
+
+  it('passes bodies over the validation limit through whole, recorded as not validated', async () => {
+    const big = JSON.stringify({ returnUrl: `https://e.test/${'x'.repeat(5000)}` });
+    const target = await capturingTarget(200, 'application/json', big);
+    const proxy = await startProxy({
+      target: target.url,
+      recordFile: join(target.folder, 't.ndjson'),
+      validateLimit: 1024,
+    });
+    try {
+      const answer = await request(`${proxy.url}checkout/abc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: big,
+      });
+      expect(await answer.body.text()).toBe(big);
+      await proxy.close();
+      expect(target.bodies).toEqual([big]);
+      const [exchange] = recordedIn(join(target.folder, 't.ndjson'));
+      expect(exchange?.request.body?.skipped).toMatch(/too large/);
+      expect(exchange?.response?.body?.skipped).toMatch(/too large/);
+      expect(exchange?.request.body?.size).toBe(big.length);
+    } finally {
+      await proxy.close();
+      await target.close();
+    }
+  });
+
   it('records malformed, wrongly encoded and chunked bodies as violations, never crashing', async () => {
     const setup = await proxiedService();
     try {
