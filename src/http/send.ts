@@ -28,6 +28,35 @@ export function recordBody(bytes: Buffer, contentType: string | undefined, keepB
   return body;
 }
 
+/** Reading stops here: a broken service that answers without end must not fill the memory. */
+const READ_LIMIT = 64 * 1024 * 1024;
+
+async function readAnswer(stream: AsyncIterable<Buffer> & { destroy(): void }, contentType: string | undefined) {
+  const hash = createHash('sha256');
+  const kept: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    hash.update(chunk);
+    size += chunk.length;
+    if (size <= KEEP_LIMIT) kept.push(chunk);
+    else if (kept.length === 0) kept.push(chunk.subarray(0, 64));
+    if (size > READ_LIMIT) {
+      stream.destroy();
+      const head = Buffer.concat(kept).subarray(0, 64);
+      return {
+        size,
+        headBase64: head.toString('base64'),
+        skipped: `larger than ${READ_LIMIT / 1024 / 1024} MiB: not read to its end`,
+      } satisfies RecordedBody;
+    }
+  }
+  if (size > KEEP_LIMIT) {
+    const head = Buffer.concat(kept).subarray(0, 64);
+    return { size, sha256: hash.digest('hex'), headBase64: head.toString('base64'), skipped: 'too large' };
+  }
+  return recordBody(Buffer.concat(kept), contentType);
+}
+
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Headers {
   const out: Headers = {};
   for (const [name, value] of Object.entries(raw)) {
@@ -68,12 +97,11 @@ export async function send(outgoing: Outgoing, dispatcher?: Dispatcher, timeoutM
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
-    const bytes = Buffer.from(await answer.body.arrayBuffer());
     const responseHeaders = flattenHeaders(answer.headers);
     exchange.response = {
       status: answer.statusCode,
       headers: responseHeaders,
-      body: recordBody(bytes, responseHeaders['content-type']),
+      body: await readAnswer(answer.body, responseHeaders['content-type']),
     };
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code;
