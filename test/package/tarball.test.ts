@@ -10,7 +10,7 @@ const run = promisify(execFile);
 
 // What a user gets from the registry: the packed tarball, installed into an empty folder.
 describe('the packed tarball', () => {
-  it('holds the compiled CLI, suites, proxy and schemas only, and runs the suite green from an empty folder', async () => {
+  it('holds the compiled CLI, suites, proxy and schemas only, and runs the suite green and reports from an empty folder', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'print-conformance-pack-'));
     try {
       const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', folder], { cwd: ROOT });
@@ -38,6 +38,9 @@ describe('the packed tarball', () => {
       expect(readdirSync(join(project, 'reports'))).toEqual(
         expect.arrayContaining(['results.json', 'junit.xml', 'allure-results']),
       );
+      // The HTML report's generator comes with the package too.
+      const report = await run('npx', ['--yes', `./${pack.filename}`, 'report'], { cwd: project, timeout: 120_000 });
+      expect(report.stdout).toBe(`report written to ${join(project, 'reports', 'allure-report', 'index.html')}\n`);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
