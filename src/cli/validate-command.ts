@@ -64,7 +64,11 @@ export function validateCommand(yargs: Argv) {
         throw new UsageError(
           `--jobs must be a whole number of worker threads${Number.isNaN(jobs) ? '' : `, not ${jobs}`}`,
         );
-      const judged = await judgeRecordings(files, { selected, jobs });
+      // A long recording shows it is moving; scripts reading stderr get no progress lines.
+      const progress = process.stderr.isTTY
+        ? (lines: number) => process.stderr.write(`${lines} lines read…\n`)
+        : undefined;
+      const judged = await judgeRecordings(files, { selected, jobs, progress });
       const { seen, counts } = judged;
       for (const warning of judged.warnings.slice(0, SHOWN_WARNINGS))
         process.stderr.write(`warning: ${files[warning.at.file]}: ${warning.message}\n`);

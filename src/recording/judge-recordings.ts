@@ -19,6 +19,8 @@ export interface JudgeOptions {
   selected: ReadonlySet<string>;
   /** Worker threads; 0 picks by input size and cores, 1 judges in this thread. */
   jobs?: number;
+  /** Told the number of lines read so far, about once a second. */
+  progress?: (lines: number) => void;
 }
 
 /** `line` and `exchange` return a promise only when the caller must wait before giving more. */
@@ -163,6 +165,8 @@ export async function judgeRecordings(files: string[], options: JudgeOptions): P
     kinds.reduce((sum, { size }) => sum + size, 0),
   );
   const sink = jobs === 1 ? inProcess(options.selected) : parallel(jobs, options.selected);
+  let read = 0;
+  let told = Date.now();
   for (const [file, path] of files.entries()) {
     if (kinds[file]?.kind === 'har') {
       for (const [index, entry] of harExchanges(path).entries()) {
@@ -173,6 +177,11 @@ export async function judgeRecordings(files: string[], options: JudgeOptions): P
       continue;
     }
     for await (const batch of ndjsonLines(path)) {
+      read += batch.lines.length;
+      if (options.progress && Date.now() - told >= 1000) {
+        told = Date.now();
+        options.progress(read);
+      }
       for (let index = 0; index < batch.lines.length; index += 1) {
         const text = batch.lines[index] as string;
         const full = sink.line(text, { file, line: batch.numbers[index] as number }, partitionKeyOfLine(text));
