@@ -33,7 +33,8 @@ describe('print-conformance proxy', () => {
     const record = join(folder, 'cli.ndjson');
     const summary = join(folder, 'summary.md');
     const proxy = await startProxyCli(['--record', record, '--summary-md', summary]);
-    expect(proxy.url).toBeDefined();
+    // Loopback unless --host says otherwise.
+    expect(proxy.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     const order = (await (await fetch(`${proxy.url}orders`, { method: 'POST' })).json()) as {
       checkout: { setupUrl: string };
     };
