@@ -48,7 +48,12 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<strin
       config,
       JSON.stringify({
         name: options.name,
-        plugins: { awesome: { options: { singleFile: true, reportName: options.name, reportLanguage: 'en' } } },
+        plugins: {
+          awesome: {
+            // Rules grouped by area (checkout, upload, format, observe); a group with a failure opens.
+            options: { singleFile: true, reportName: options.name, reportLanguage: 'en', groupBy: ['feature'] },
+          },
+        },
       }),
     );
     try {
