@@ -5,6 +5,7 @@ import { TOOL_NAME, TOOL_VERSION } from '../contract/package-root.js';
 import { redactText } from '../http/redact.js';
 import type { Format, SuiteConfig } from '../probes/index.js';
 import type { SampleType } from '../probes/sample-files.js';
+import { clearAllureResults } from '../report/clear-allure-results.js';
 import { consoleSummary } from '../report/console-summary.js';
 import { githubAnnotations } from '../report/github-annotations.js';
 import { writeJsonReport } from '../report/json-report.js';
@@ -219,11 +220,13 @@ export function runCommand(yargs: Argv) {
         const reportDir = resolve(argv['report-dir']);
         // vitest is loaded only when a suite runs: the other commands start faster without it.
         const { runSuite } = await import('./run-suite.js');
+        const allureDir = resolve(argv['allure-dir'] ?? join(reportDir, 'allure-results'));
+        clearAllureResults(allureDir);
         const verdicts = await runSuite({
           config,
           progress: !quiet,
           junitFile: resolve(argv.junit ?? join(reportDir, 'junit.xml')),
-          allureDir: resolve(argv['allure-dir'] ?? join(reportDir, 'allure-results')),
+          allureDir,
         });
         const folded = foldVerdicts(verdicts, strict);
         const result: RunResult = {

@@ -5,6 +5,7 @@ import { RULES } from '../contract/rules.js';
 import type { Finding } from '../probes/index.js';
 import { judgeRecordings } from '../recording/judge-recordings.js';
 import { writeAllureResults } from '../report/allure-report.js';
+import { clearAllureResults } from '../report/clear-allure-results.js';
 import { consoleSummary } from '../report/console-summary.js';
 import { githubAnnotations } from '../report/github-annotations.js';
 import { writeJsonReport } from '../report/json-report.js';
@@ -112,7 +113,9 @@ export function validateCommand(yargs: Argv) {
       const reportDir = resolve(argv['report-dir']);
       writeJsonReport(result, resolve(argv['json-report'] ?? join(reportDir, 'results.json')));
       writeJunitReport(result, resolve(argv.junit ?? join(reportDir, 'junit.xml')));
-      writeAllureResults(result, resolve(argv['allure-dir'] ?? join(reportDir, 'allure-results')));
+      const allureDir = resolve(argv['allure-dir'] ?? join(reportDir, 'allure-results'));
+      clearAllureResults(allureDir);
+      writeAllureResults(result, allureDir);
       process.stderr.write(`${seen.any} exchanges read${warnings ? `, ${warnings} lines skipped` : ''}\n`);
       process.stdout.write(consoleSummary(result));
       if (argv.reporter === 'github') process.stdout.write(githubAnnotations(result));

@@ -161,6 +161,21 @@ describe('print-conformance validate', () => {
     expect(rule.failures.at(-1).message).toBe('… and 250 more exchanges like these');
   });
 
+  it('replaces the Allure results of an earlier run in its folder, and leaves other files alone', async () => {
+    const exchanges = await traffic();
+    writeFileSync(join(folder, 'again.ndjson'), ndjson(exchanges));
+    const reports = join(folder, 'r-again');
+    const results = () => readdirSync(join(reports, 'allure-results')).filter((f) => f.endsWith('-result.json'));
+    await runCli(['validate', join(folder, 'again.ndjson'), '--report-dir', reports]);
+    const first = results();
+    expect(first.length).toBeGreaterThan(0);
+    writeFileSync(join(reports, 'allure-results', 'notes.txt'), 'mine');
+    await runCli(['validate', join(folder, 'again.ndjson'), '--report-dir', reports]);
+    expect(results()).toHaveLength(first.length);
+    expect(results().some((name) => first.includes(name))).toBe(false);
+    expect(readFileSync(join(reports, 'allure-results', 'notes.txt'), 'utf8')).toBe('mine');
+  });
+
   it('says in one line, exit 2, when a file cannot be read or holds nothing', async () => {
     const missing = await runCli(['validate', join(folder, 'nope.ndjson')]);
     expect(missing.code).toBe(2);
