@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceService, startReferenceService } from '../../src/reference/service.js';
 import { type CliResult, runCli, startListeningCli } from '../helpers/cli.js';
 
-// Every artefact a session leaves behind (recordings, HAR, reports, Allure results, summaries,
+// Every artefact a day of use leaves behind (recordings, HAR, reports, Allure results, summaries,
 // console output and logs) is searched for the credentials that were used in it.
 
 const TOKEN = 'st4tic-b3arer-Qx81';
