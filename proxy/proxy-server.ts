@@ -121,6 +121,11 @@ function hostAllowed(value: string | undefined, listenHost: string, allowed: str
   });
 }
 
+/** Method and path of an exchange for the log: never the query, which may carry a token. */
+function requestLine(exchange: Exchange): string {
+  return `${exchange.request.method} ${new URL(exchange.request.url).pathname}`;
+}
+
 function describeViolations(violations: Violation[]): string {
   return [...new Set(violations.map((v) => `${v.rule} (${v.side})`))].join(', ');
 }
@@ -161,7 +166,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       // proxy down or lose the exchange. It is forwarded and recorded as not judged.
       const message = `print-conformance could not judge this exchange: ${(error as Error).message}`;
       exchange.error = exchange.error ?? message;
-      log(`${exchange.request.method} ${exchange.request.url}: ${message}`);
+      log(`${requestLine(exchange)}: ${message}`);
       return [];
     }
   };
@@ -172,9 +177,8 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     recorder.record(redactExchange(exchange, redaction) as RecordedExchange);
     const shown = exchange.violations.filter((v) => v.severity !== 'observe');
     if (shown.length > 0 || exchange.error) {
-      const path = new URL(exchange.request.url).pathname;
       log(
-        `${exchange.request.method} ${path} → ${exchange.response?.status ?? exchange.error}${shown.length ? `  ${describeViolations(shown)}` : ''}`,
+        `${requestLine(exchange)} → ${exchange.response?.status ?? exchange.error}${shown.length ? `  ${describeViolations(shown)}` : ''}`,
       );
     }
   }

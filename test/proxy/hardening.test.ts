@@ -164,6 +164,35 @@ describe('the proxy under hostile input and faults', () => {
     }
   });
 
+  it('forwards and records an exchange it fails to judge, and logs no query with it', async () => {
+    const target = await capturingTarget(200, 'application/json', '{}');
+    const log: string[] = [];
+    // Any fault inside judging stands in for a bug in the core.
+    const failing = {
+      has: () => {
+        throw new Error('judging broke');
+      },
+    } as unknown as Set<string>;
+    const proxy = await startProxy({
+      target: target.url,
+      recordFile: join(target.folder, 't.ndjson'),
+      selected: failing,
+      log: (line) => log.push(line),
+    });
+    try {
+      const answer = await request(`${proxy.url}checkout/abc?access_token=t0ken-in-query`);
+      expect(await answer.body.text()).toBe('{}');
+      await proxy.close();
+      const [exchange] = recordedIn(join(target.folder, 't.ndjson'));
+      expect(exchange?.error).toBe('print-conformance could not judge this exchange: judging broke');
+      expect(log.join('\n')).toContain('GET /v2/checkout/abc: print-conformance could not judge this exchange');
+      expect(log.join('\n')).not.toContain('t0ken-in-query');
+    } finally {
+      await proxy.close();
+      await target.close();
+    }
+  });
+
   it('passes bodies over the validation limit through whole, recorded as not validated', async () => {
     const big = JSON.stringify({ returnUrl: `https://e.test/${'x'.repeat(5000)}` });
     const target = await capturingTarget(200, 'application/json', big);
