@@ -33,7 +33,6 @@ interface Sink {
 
 function inProcess(selected: ReadonlySet<string>): Sink {
   const judge = new RecordingJudge(selected);
-  const warnings: JudgeResult['warnings'] = [];
   return {
     line: (text, at) => {
       judge.judgeLine(text, at);
@@ -43,13 +42,9 @@ function inProcess(selected: ReadonlySet<string>): Sink {
       judge.judge(exchange, at);
       return undefined;
     },
-    warn: (message, at) => warnings.push({ at, message }),
-    finish: async () => mergeJudgeResults([judge.finish(), { ...emptyResult(), warnings }]),
+    warn: (message, at) => judge.warn(message, at),
+    finish: async () => judge.finish(),
   };
-}
-
-function emptyResult(): JudgeResult {
-  return { seen: { checkout: 0, upload: 0, any: 0 }, counts: {}, kept: [], warnings: [] };
 }
 
 /**
@@ -79,7 +74,6 @@ function parallel(count: number, selected: ReadonlySet<string>): Sink {
     return slot;
   });
   type Slot = (typeof workers)[number];
-  const warnings: JudgeResult['warnings'] = [];
   const send = async (slot: Slot) => {
     slot.worker.postMessage({ type: 'lines', lines: slot.lines, refs: slot.refs });
     slot.lines = [];
@@ -118,10 +112,10 @@ function parallel(count: number, selected: ReadonlySet<string>): Sink {
   return {
     line,
     exchange: (exchange, at, key) => line(JSON.stringify(exchange), at, key),
-    warn: (message, at) => warnings.push({ at, message }),
+    warn: (message, at) => local.warn(message, at),
     finish: async () => {
       const results = await Promise.all(workers.map(resultOf));
-      return mergeJudgeResults([local.finish(), ...results, { ...emptyResult(), warnings }]);
+      return mergeJudgeResults([local.finish(), ...results]);
     },
   };
 }

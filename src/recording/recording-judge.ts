@@ -36,6 +36,10 @@ export interface JudgeResult {
 
 export const KEPT_PER_RULE = 50;
 
+function emptyResult(): JudgeResult {
+  return { seen: { checkout: 0, upload: 0, any: 0 }, counts: {}, kept: [], warnings: [] };
+}
+
 /** The format an exchange was spoken in, for per-format verdicts: its answer's, else its request's. */
 function formatOf(exchange: Exchange): 'json' | 'xml' | 'any' {
   const text = bodyText(exchange.response?.body) || bodyText(exchange.request.body) || '';
@@ -49,15 +53,15 @@ function isExchange(value: unknown): value is Exchange {
 
 export class RecordingJudge {
   private readonly state = new CheckoutState();
-  private readonly result: JudgeResult = {
-    seen: { checkout: 0, upload: 0, any: 0 },
-    counts: {},
-    kept: [],
-    warnings: [],
-  };
+  private readonly result = emptyResult();
 
   /** @param selected rule IDs to judge; the others are not counted. */
   constructor(private readonly selected: ReadonlySet<string>) {}
+
+  /** A line or entry skipped before it reached the judge (an unreadable HAR entry). */
+  warn(message: string, at: LineRef): void {
+    this.result.warnings.push({ at, message });
+  }
 
   judgeLine(text: string, at: LineRef): void {
     let value: unknown;
@@ -76,17 +80,18 @@ export class RecordingJudge {
 
   judge(exchange: Exchange, at: LineRef): void {
     const { seen, counts, kept } = this.result;
-    seen.any += 1;
-    const endpoint = endpointOf(exchange.request.url);
-    if (endpoint.kind !== 'other') seen[endpoint.kind] += 1;
     let violations: Violation[];
     try {
       violations = validateExchange(exchange, this.state);
     } catch (error) {
-      // One exchange the core cannot judge must not cost the verdict on all the others.
+      // One exchange the core cannot judge (a recording of the wrong shape, say) must not cost the
+      // verdict on all the others: it is skipped with a warning, like a line that does not parse.
       this.result.warnings.push({ at, message: `line ${at.line} could not be judged: ${(error as Error).message}` });
       return;
     }
+    seen.any += 1;
+    const endpoint = endpointOf(exchange.request.url);
+    if (endpoint.kind !== 'other') seen[endpoint.kind] += 1;
     // Traffic is judged on both sides: a client breaking a rule is as much a finding as a service.
     for (const violation of violations) {
       if (!this.selected.has(violation.rule)) continue;
@@ -113,7 +118,7 @@ const byPlace = (a: { at: LineRef }, b: { at: LineRef }) => a.at.file - b.at.fil
 
 /** Results of judges that saw disjoint parts of the same recordings, as if one judge saw them all. */
 export function mergeJudgeResults(parts: JudgeResult[]): JudgeResult {
-  const merged: JudgeResult = { seen: { checkout: 0, upload: 0, any: 0 }, counts: {}, kept: [], warnings: [] };
+  const merged = emptyResult();
   for (const part of parts) {
     merged.seen.any += part.seen.any;
     merged.seen.checkout += part.seen.checkout;

@@ -176,6 +176,20 @@ describe('print-conformance validate', () => {
     expect(readFileSync(join(reports, 'allure-results', 'notes.txt'), 'utf8')).toBe('mine');
   });
 
+  it('skips with a warning an exchange of the wrong shape, and judges the rest', async () => {
+    const line = (text: unknown, status: number) =>
+      JSON.stringify({
+        request: { method: 'GET', url: 'http://s.test/v2/checkout/c', headers: { accept: 'application/json' } },
+        response: { status, headers: { 'content-type': 'application/json' }, body: { text } },
+      });
+    writeFileSync(join(folder, 'shape.ndjson'), [line(5, 200), line('{}', 500)].join('\n'));
+    const result = await runCli(['validate', join(folder, 'shape.ndjson'), '--report-dir', join(folder, 'r-shape')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('line 1 could not be judged:');
+    expect(result.stderr).toContain('1 exchanges read, 1 lines skipped');
+    expect(result.stdout).toMatch(/FAIL {2}http\.no-server-error/);
+  });
+
   it('says in one line, exit 2, when a file cannot be read or holds nothing', async () => {
     const missing = await runCli(['validate', join(folder, 'nope.ndjson')]);
     expect(missing.code).toBe(2);
