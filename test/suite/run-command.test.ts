@@ -90,27 +90,11 @@ describe('print-conformance run', () => {
       a.endpoint === 'checkout' ? { ...a, body: a.body.replace(/http:\/\/[^/]+\/v2\/payments\//, '/payments/') } : a;
     const service = await startReferenceService({ dialect: { rewrite: rewrite as never } });
     try {
-      const lenient = await runCli([
-        '--base-url',
-        service.baseUrl,
-        '--report-dir',
-        tempFolder(),
-        '--quiet',
-        '--only',
-        'checkout.',
-      ]);
+      const args = ['--base-url', service.baseUrl, '--quiet', '--only', 'checkout.'];
+      const lenient = await runCli([...args, '--report-dir', tempFolder()]);
       expect(lenient.code).toBe(0);
       expect(lenient.stdout).toMatch(/WARN {2}checkout\.payment-url/);
-      const strict = await runCli([
-        '--base-url',
-        service.baseUrl,
-        '--report-dir',
-        tempFolder(),
-        '--quiet',
-        '--only',
-        'checkout.',
-        '--strict',
-      ]);
+      const strict = await runCli([...args, '--report-dir', tempFolder(), '--strict']);
       expect(strict.code).toBe(1);
     } finally {
       await service.close();
