@@ -68,7 +68,7 @@ export function proxyCommand(yargs: Argv) {
             type: 'string',
             array: true,
             describe:
-              'Host names clients may address the proxy by, besides IP addresses and localhost (".example.test" allows subdomains)',
+              'Host names clients may address the proxy by, besides IP addresses and localhost (".example.test" allows subdomains, "all" any name)',
           })
           .option('summary-md', {
             type: 'string',

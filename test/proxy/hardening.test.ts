@@ -322,6 +322,24 @@ describe('the proxy under hostile input and faults', () => {
     }
   });
 
+  it('answers any Host name when told --allowed-host all, and names under a leading dot', async () => {
+    const target = await capturingTarget(200, 'application/json', '{}');
+    const proxies = [
+      await startProxy({ target: target.url, allowedHosts: ['all'] }),
+      await startProxy({ target: target.url, allowedHosts: ['.corp.test'] }),
+    ];
+    try {
+      const get = (url: string, host: string) =>
+        raw(url, `GET /checkout/x HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      expect(await get(proxies[0]?.url ?? '', 'anything.example')).toMatch(/^HTTP\/1\.1 200/);
+      expect(await get(proxies[1]?.url ?? '', 'dev.corp.test:8080')).toMatch(/^HTTP\/1\.1 200/);
+      expect(await get(proxies[1]?.url ?? '', 'corp.test.evil:8080')).toMatch(/^HTTP\/1\.1 403/);
+    } finally {
+      for (const proxy of proxies) await proxy.close();
+      await target.close();
+    }
+  });
+
   it('keeps serving with 200 silent connections open, and cuts silent clients off after the client timeout', async () => {
     const setup = await proxiedService({ proxy: { clientTimeoutMs: 600 } });
     const sockets: Socket[] = [];
