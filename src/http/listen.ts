@@ -1,5 +1,4 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 
 /** Starts listening and answers the origin clients reach it at ("http://127.0.0.1:43007"). */
 export async function listen(server: Server, port: number, host: string): Promise<string> {

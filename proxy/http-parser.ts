@@ -1,0 +1,132 @@
+import { maxHeaderSize } from 'node:http';
+import { createRequire } from 'node:module';
+
+// Node's own HTTP/1.1 parser (llhttp, in C), the one node:http runs on, driven directly: the proxy
+// reads heads and bodies off raw sockets without node:http's request and response objects, which
+// cost more CPU per exchange than judging it does. `_http_common` is the legacy module through
+// which node exposes this parser (http-parser-js replaces it there); the proxy checks at start
+// that it is present, so a Node.js without it fails with one clear line instead of mid-traffic.
+
+interface ParseError extends Error {
+  code?: string;
+}
+
+interface LlhttpParser {
+  initialize(type: number, resource: object, maxHeaderSize: number, lenient: number): void;
+  execute(data: Buffer): number | ParseError;
+  finish(): undefined | ParseError;
+  close(): void;
+  [callback: number]: unknown;
+}
+
+interface HttpCommon {
+  HTTPParser: {
+    new (): LlhttpParser;
+    REQUEST: number;
+    RESPONSE: number;
+    kOnHeaders: number;
+    kOnHeadersComplete: number;
+    kOnBody: number;
+    kOnMessageComplete: number;
+  };
+  methods: string[];
+}
+
+function loadHttpCommon(): HttpCommon {
+  const common = createRequire(import.meta.url)('_http_common') as Partial<HttpCommon>;
+  if (typeof common.HTTPParser !== 'function' || !Array.isArray(common.methods))
+    throw new Error(`this Node.js (${process.version}) does not expose its HTTP parser; the proxy needs it`);
+  return common as HttpCommon;
+}
+
+const { HTTPParser, methods } = loadHttpCommon();
+
+export interface MessageHead {
+  /** Requests: the method and request target as sent. */
+  method: string;
+  url: string;
+  /** "1.1" or "1.0". */
+  version: string;
+  /** Responses: the status and its reason phrase. */
+  status: number;
+  statusText: string;
+  /** Header names and values in the order and spelling they came in: name, value, name, value… */
+  rawHeaders: string[];
+  /** Whether the connection stays open after this message (HTTP/1.1 default, Connection header). */
+  keepAlive: boolean;
+  /** CONNECT, or a request to switch protocols: the parser reads no further. */
+  upgrade: boolean;
+}
+
+export interface MessageEvents {
+  /** Returns true when the message has no body whatever its head says (an answer to HEAD). */
+  head(head: MessageHead): boolean;
+  /** Body bytes, with any chunked framing already taken off. */
+  body(chunk: Buffer): void;
+  end(): void;
+}
+
+/** Reads a stream of HTTP/1.1 requests or responses, message after message. */
+export class MessageParser {
+  private readonly parser: LlhttpParser;
+  // Heads with many fields arrive in parts before the head is complete.
+  private headerParts: string[] = [];
+  private urlParts = '';
+
+  constructor(kind: 'request' | 'response', events: MessageEvents) {
+    const parser = new HTTPParser();
+    parser.initialize(kind === 'request' ? HTTPParser.REQUEST : HTTPParser.RESPONSE, {}, maxHeaderSize, 0);
+    parser[HTTPParser.kOnHeaders] = (headers: string[], url: string) => {
+      this.headerParts.push(...headers);
+      this.urlParts += url;
+    };
+    parser[HTTPParser.kOnHeadersComplete] = (
+      major: number,
+      minor: number,
+      headers: string[] | undefined,
+      method: number | undefined,
+      url: string | undefined,
+      status: number | undefined,
+      statusText: string | undefined,
+      upgrade: boolean,
+      keepAlive: boolean,
+    ) => {
+      let rawHeaders = headers ?? [];
+      if (this.headerParts.length > 0) {
+        rawHeaders = this.headerParts.concat(rawHeaders);
+        this.headerParts = [];
+      }
+      const head: MessageHead = {
+        method: method === undefined ? '' : (methods[method] ?? ''),
+        url: this.urlParts + (url ?? ''),
+        version: `${major}.${minor}`,
+        status: status ?? 0,
+        statusText: statusText ?? '',
+        rawHeaders,
+        keepAlive,
+        upgrade,
+      };
+      this.urlParts = '';
+      return events.head(head) ? 1 : 0;
+    };
+    parser[HTTPParser.kOnBody] = (chunk: Buffer) => events.body(chunk);
+    parser[HTTPParser.kOnMessageComplete] = () => events.end();
+    this.parser = parser;
+  }
+
+  /** Feeds bytes; returns the parse error's code (HPE_…) when they are no valid HTTP/1.1. */
+  execute(chunk: Buffer): string | undefined {
+    const result = this.parser.execute(chunk);
+    return typeof result === 'number' ? undefined : (result.code ?? 'HPE_INVALID');
+  }
+
+  /** The stream ended: completes a body that runs to the end of the connection, else says what is cut. */
+  finish(): string | undefined {
+    const result = this.parser.finish();
+    return result === undefined ? undefined : (result.code ?? 'HPE_INVALID');
+  }
+
+  close(): void {
+    this.parser.close();
+  }
+}

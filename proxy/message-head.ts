@@ -1,0 +1,68 @@
+import { STATUS_CODES } from 'node:http';
+import type { Headers } from '../src/validate/exchange.js';
+
+// Heads as the proxy reads and writes them: field lists kept in the order and spelling they came
+// in, and written back as text. Fields that belong to one connection (hop by hop) never cross
+// the proxy; it frames every body it forwards itself.
+
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/** Field names (lower case) to one value each, repeated fields joined with ", ", as recorded. */
+export function headerRecord(rawHeaders: string[]): Headers {
+  const record: Headers = {};
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = (rawHeaders[index] as string).toLowerCase();
+    const value = rawHeaders[index + 1] as string;
+    const before = record[name];
+    record[name] = before === undefined ? value : `${before}, ${value}`;
+  }
+  return record;
+}
+
+/** Whether a body is sent in chunks: the last transfer coding is "chunked". */
+export function isChunked(headers: Headers): boolean {
+  const codings = headers['transfer-encoding'];
+  return codings !== undefined && /(?:^|,)\s*chunked\s*$/i.test(codings);
+}
+
+/**
+ * The fields of a head to pass on: all but hop-by-hop ones and those named in `drop` (lower case),
+ * written as "name: value\r\n" lines.
+ */
+export function forwardedFields(rawHeaders: string[], drop: ReadonlySet<string>): string {
+  let lines = '';
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index] as string;
+    const lower = name.toLowerCase();
+    if (HOP_BY_HOP.has(lower) || drop.has(lower)) continue;
+    lines += `${name}: ${rawHeaders[index + 1]}\r\n`;
+  }
+  return lines;
+}
+
+/** A response head the proxy writes itself. */
+export function statusLine(status: number, reason = STATUS_CODES[status] ?? ''): string {
+  return `HTTP/1.1 ${status} ${reason}\r\n`;
+}
+
+/** Lines for fields given as a record; CR and LF in values can never split a field. */
+export function fieldLines(fields: Record<string, string>): string {
+  let lines = '';
+  for (const [name, value] of Object.entries(fields)) lines += `${name}: ${value.replace(/[\r\n]/g, '')}\r\n`;
+  return lines;
+}
+
+/** One chunk of chunked transfer coding, as the pieces to write. */
+export function chunkFrame(chunk: Buffer): [string, Buffer, string] {
+  return [`${chunk.length.toString(16)}\r\n`, chunk, '\r\n'];
+}
+
+export const LAST_CHUNK = '0\r\n\r\n';

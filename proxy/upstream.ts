@@ -1,0 +1,160 @@
+import { isIP, connect as netConnect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import { type MessageEvents, type MessageHead, MessageParser } from './http-parser.js';
+
+// One connection to the target, kept open between exchanges of one client connection: requests
+// are written to it as text and bytes, answers read back with node's HTTP parser.
+
+export interface AnswerEvents extends MessageEvents {
+  /** An interim answer (100 Continue, 103 Early Hints) before the final one. */
+  interim(head: MessageHead): void;
+  /** The answer cannot be had, or was cut off. */
+  failed(failure: UpstreamFailure): void;
+}
+
+export type UpstreamFailure =
+  | { kind: 'timeout' }
+  | { kind: 'unreachable'; code: string }
+  | { kind: 'broken'; code: string }
+  | { kind: 'malformed'; code: string }
+  | { kind: 'internal'; message: string };
+
+/** How long an idle connection is kept when the target names no keep-alive timeout. */
+const DEFAULT_IDLE_MS = 4000;
+
+export class Upstream {
+  private readonly socket: Socket;
+  private readonly parser: MessageParser;
+  private waiting: AnswerEvents | undefined;
+  private answered = false;
+  private interim = false;
+  private idleMs = DEFAULT_IDLE_MS;
+  closed = false;
+
+  constructor(
+    target: URL,
+    private readonly answerTimeoutMs: number,
+  ) {
+    const secure = target.protocol === 'https:';
+    const port = Number(target.port) || (secure ? 443 : 80);
+    const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
+    this.socket = secure
+      ? tlsConnect({ host, port, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] })
+      : netConnect(port, host);
+    this.socket.setNoDelay(true);
+    this.parser = new MessageParser('response', {
+      head: (head) => this.head(head),
+      body: (chunk) => this.waiting?.body(chunk),
+      end: () => this.end(),
+    });
+    this.socket.on('data', (chunk: Buffer) => {
+      try {
+        const error = this.parser.execute(chunk);
+        if (error) this.fail({ kind: 'malformed', code: error });
+      } catch (error) {
+        // Whatever goes wrong in handling an answer fails that exchange, never the proxy.
+        this.fail({ kind: 'internal', message: (error as Error).message });
+      }
+    });
+    this.socket.on('end', () => {
+      // A body that runs to the end of the connection ends here; any other is cut off.
+      const error = this.waiting ? this.parser.finish() : undefined;
+      if (error) this.fail({ kind: 'broken', code: 'ECONNRESET' });
+    });
+    this.socket.on('timeout', () => {
+      if (this.waiting) this.fail({ kind: 'timeout' });
+      else this.destroy();
+    });
+    this.socket.on('error', (error: NodeJS.ErrnoException) =>
+      this.fail(
+        this.answered
+          ? { kind: 'broken', code: error.code ?? error.message }
+          : { kind: 'unreachable', code: error.code ?? error.message },
+      ),
+    );
+    this.socket.on('close', () => {
+      this.closed = true;
+      this.parser.close();
+      this.fail(this.answered ? { kind: 'broken', code: 'ECONNRESET' } : { kind: 'unreachable', code: 'ECONNRESET' });
+    });
+  }
+
+  /** Writes a request head; `events` hear its answer. */
+  send(head: string, events: AnswerEvents): void {
+    this.waiting = events;
+    this.answered = false;
+    this.socket.setTimeout(this.answerTimeoutMs);
+    this.socket.write(head, 'latin1');
+  }
+
+  /** Writes body bytes (already framed); false when the caller should wait for `drain`. */
+  write(...pieces: (Buffer | string)[]): boolean {
+    if (this.closed) return true;
+    if (pieces.length === 1) return this.socket.write(pieces[0] as Buffer | string, 'latin1');
+    this.socket.cork();
+    let flowing = true;
+    for (const piece of pieces) flowing = this.socket.write(piece, 'latin1');
+    this.socket.uncork();
+    return flowing;
+  }
+
+  onceDrained(resume: () => void): void {
+    this.socket.once('drain', resume);
+  }
+
+  pause(): void {
+    this.socket.pause();
+  }
+
+  resume(): void {
+    this.socket.resume();
+  }
+
+  destroy(): void {
+    this.waiting = undefined;
+    this.socket.destroy();
+  }
+
+  private head(head: MessageHead): boolean {
+    const events = this.waiting;
+    if (!events) return true;
+    if (head.status < 200 && head.status !== 101) {
+      this.interim = true;
+      events.interim(head);
+      return true;
+    }
+    this.answered = true;
+    this.socket.setTimeout(0);
+    const hint = /timeout=(\d+)/i.exec(keepAliveField(head.rawHeaders) ?? '');
+    if (hint) this.idleMs = Math.max(0, Number(hint[1]) * 1000 - 1000);
+    if (!head.keepAlive) this.closed = true;
+    return events.head(head);
+  }
+
+  private end(): void {
+    if (this.interim) {
+      this.interim = false;
+      return;
+    }
+    const events = this.waiting;
+    this.waiting = undefined;
+    if (this.closed) this.socket.destroy();
+    else if (this.idleMs > 0) this.socket.setTimeout(this.idleMs);
+    else this.destroy();
+    events?.end();
+  }
+
+  private fail(failure: UpstreamFailure): void {
+    const events = this.waiting;
+    this.waiting = undefined;
+    this.closed = true;
+    this.socket.destroy();
+    events?.failed(failure);
+  }
+}
+
+function keepAliveField(rawHeaders: string[]): string | undefined {
+  for (let index = 0; index < rawHeaders.length; index += 2)
+    if ((rawHeaders[index] as string).toLowerCase() === 'keep-alive') return rawHeaders[index + 1];
+  return undefined;
+}
