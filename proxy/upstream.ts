@@ -39,8 +39,13 @@ export class Upstream {
     const port = Number(target.port) || (secure ? 443 : 80);
     const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
     this.socket = secure
-      ? tlsConnect({ host, port, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] })
-      : netConnect(port, host);
+      ? tlsConnect({
+          host,
+          port,
+          servername: isIP(host) ? undefined : host,
+          ALPNProtocols: ['http/1.1'],
+        })
+      : netConnect({ port, host, noDelay: true });
     this.socket.setNoDelay(true);
     this.parser = new MessageParser('response', {
       head: (head) => this.head(head),
@@ -84,7 +89,10 @@ export class Upstream {
     this.waiting = events;
     this.answered = false;
     this.socket.setTimeout(this.answerTimeoutMs);
+    // The head waits for the body bytes that came in the same read: one packet, not two.
+    this.socket.cork();
     this.socket.write(head, 'latin1');
+    process.nextTick(() => this.socket.uncork());
   }
 
   /** Writes body bytes (already framed); false when the caller should wait for `drain`. */
