@@ -51,6 +51,9 @@ const KEEP_ALIVE_MS = 5000;
 /** A client that pipelines this many parser events ahead is read no further until caught up. */
 const HELD_EVENTS_LIMIT = 256;
 
+/** Path and query characters a URL parser leaves as they are. */
+const PLAIN_REQUEST_TARGET = /^[A-Za-z0-9\-._~!$&()*+,;=:@/]*(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/?%]*)?$/;
+const DOT_SEGMENT = /\/\.\.?(?:[/?]|$)/;
 const REFUSED_PATH = '{"message":"print-conformance proxy: only paths of the target are forwarded"}';
 const NOT_FORWARDED_TO_TARGET = new Set(['host']);
 const NOT_FORWARDED_WITH_EXPECT = new Set(['host', 'expect']);
@@ -127,6 +130,8 @@ export class ClientConnection {
   private closing = false;
   private clientEnded = false;
   private silent = false;
+  /** The Host this connection's requests were last allowed for. */
+  private allowedHost: string | undefined;
   /** Waiting for the target, or the client, to take more bytes. */
   private requestStalled = false;
   private answerStalled = false;
@@ -204,7 +209,8 @@ export class ClientConnection {
       this.refuse(400, REFUSED_PATH);
       return;
     }
-    if (!this.context.hostAllowed(host)) {
+    // A connection keeps its Host from one request to the next: it is checked once.
+    if (host !== this.allowedHost && !this.context.hostAllowed(host)) {
       this.context.log(`refused a request for Host ${JSON.stringify(host)}`);
       this.refuse(
         403,
@@ -214,11 +220,9 @@ export class ClientConnection {
       );
       return;
     }
-    const { target, targetBase } = this.context;
-    // Joined as text, never resolved as a relative URL: "/http://elsewhere/" must not leave the target.
-    const targetUrl = new URL(`${targetBase}${head.url.slice(1)}`);
-    // Dot segments ("/../admin") would climb out of the target's base path: refused as well.
-    if (targetUrl.origin !== target.origin || !targetUrl.pathname.startsWith(target.pathname)) {
+    this.allowedHost = host;
+    const targetUrl = this.targetUrlOf(head.url);
+    if (!targetUrl) {
       this.refuse(400, REFUSED_PATH);
       return;
     }
@@ -233,7 +237,7 @@ export class ClientConnection {
       started: performance.now(),
       head,
       headers,
-      path: `${targetUrl.pathname}${targetUrl.search}`,
+      path: targetUrl.path,
       proxyBase: `http://${host ?? this.context.ownAuthority}/`,
       requestTap: new BodyTap(headers, this.context.tapOptions),
       chunked: isChunked(headers),
@@ -268,6 +272,22 @@ export class ClientConnection {
       }
     }
     this.forward(flight);
+  }
+
+  /**
+   * Where a request target leads on the target, or undefined when it would leave the target's
+   * base path. Joined as text, never resolved as a relative URL: "/http://elsewhere/" must not
+   * leave the target, and dot segments ("/../admin") must not climb out of its base path.
+   */
+  private targetUrlOf(requestTarget: string): { href: string; path: string } | undefined {
+    const { target, targetBase } = this.context;
+    const rest = requestTarget.slice(1);
+    // Most request targets are plain: nothing in them a URL parser would change.
+    if (PLAIN_REQUEST_TARGET.test(rest) && !DOT_SEGMENT.test(requestTarget))
+      return { href: `${targetBase}${rest}`, path: `${target.pathname}${rest}` };
+    const url = new URL(`${targetBase}${rest}`);
+    if (url.origin !== target.origin || !url.pathname.startsWith(target.pathname)) return undefined;
+    return { href: url.href, path: `${url.pathname}${url.search}` };
   }
 
   private requestBody(chunk: Buffer): void {

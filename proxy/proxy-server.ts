@@ -5,7 +5,7 @@ import { CheckoutState, validateExchange } from '../src/validate/index.js';
 import { ClientConnection, describeViolations, type ProxyContext } from './client-connection.js';
 import { ViolationTally } from './exchange-log.js';
 import { type RecordedExchange, Recorder } from './recorder.js';
-import { type RedactionOptions, redactExchange } from './redaction.js';
+import { exchangeRedactor, type RedactionOptions } from './redaction.js';
 
 // A reverse proxy that forwards every byte unchanged (but for absolute URLs that point at the
 // target), watches both bodies as they pass, judges each exchange with the core, and records it.
@@ -88,6 +88,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     headers: options.redact?.headers ?? [],
     members: options.redact?.members ?? [],
   };
+  const redact = exchangeRedactor(redaction);
   const recorder = new Recorder(options.recordFile, options.harFile);
   await recorder.ready();
   const state = new CheckoutState();
@@ -129,7 +130,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       exchange.durationMs = Math.round(performance.now() - started);
       const shown = exchange.violations.filter((v) => v.severity !== 'observe');
       tally.add(shown);
-      recorder.record(redactExchange(exchange, redaction) as RecordedExchange);
+      recorder.record(redact(exchange) as RecordedExchange);
       if (shown.length > 0 || exchange.error) {
         log(
           `${requestLine(exchange)} → ${exchange.response?.status ?? exchange.error}${shown.length ? `  ${describeViolations(shown)}` : ''}`,

@@ -1,4 +1,4 @@
-import { REDACTED, redactHeaders, redactText } from '../src/http/redact.js';
+import { headerRedactor, REDACTED, redactText } from '../src/http/redact.js';
 import type { Exchange, RecordedBody } from '../src/validate/exchange.js';
 import { header } from '../src/validate/exchange.js';
 
@@ -25,17 +25,11 @@ function redactJson(value: unknown, members: Set<string>): unknown {
   return value;
 }
 
-/** Cheap test before parsing: most bodies name no secret member at all. */
-function mentionsAny(text: string, members: Set<string>): boolean {
-  const lower = text.toLowerCase();
-  for (const member of members) if (lower.includes(`"${member}"`)) return true;
-  return false;
-}
-
 function redactBody(
   body: RecordedBody | undefined,
   contentType: string | undefined,
   members: Set<string>,
+  mentions: RegExp,
 ): RecordedBody | undefined {
   if (!body || body.text === undefined || body.text === '') return body;
   let text = body.text;
@@ -43,7 +37,7 @@ function redactBody(
     const form = new URLSearchParams(text);
     for (const key of [...form.keys()]) if (members.has(key.toLowerCase())) form.set(key, REDACTED);
     text = form.toString();
-  } else if ((/json/i.test(contentType ?? '') || /^\s*[{[]/.test(text)) && mentionsAny(text, members)) {
+  } else if ((/json/i.test(contentType ?? '') || /^\s*[{[]/.test(text)) && mentions.test(text)) {
     try {
       const value = JSON.parse(text);
       const redacted = JSON.stringify(redactJson(value, members));
@@ -53,25 +47,39 @@ function redactBody(
       // Not JSON after all: leave it as it is.
     }
   }
-  return { ...body, text: redactText(text) };
+  text = redactText(text);
+  return text === body.text ? body : { ...body, text };
 }
 
-export function redactExchange(exchange: Exchange, options: RedactionOptions): Exchange {
+/**
+ * Redacts exchanges before they are written. Its names are settled once, and an exchange that
+ * holds no secret is returned as it is: the proxy runs this for every exchange it records.
+ */
+export function exchangeRedactor(options: RedactionOptions): (exchange: Exchange) => Exchange {
   const members = new Set([...SECRET_MEMBERS, ...options.members].map((m) => m.toLowerCase()));
-  const out: Exchange = {
-    ...exchange,
-    request: {
-      ...exchange.request,
-      url: redactText(exchange.request.url),
-      headers: redactHeaders(exchange.request.headers, options.headers),
-    },
+  // Cheap test before parsing: most bodies name no secret member at all.
+  const mentions = new RegExp(
+    `"(?:${[...members].map((m) => m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})"`,
+    'i',
+  );
+  const redactHeaders = headerRedactor(options.headers);
+  return (exchange) => {
+    const { request, response } = exchange;
+    const url = redactText(request.url);
+    const requestHeaders = redactHeaders(request.headers);
+    const requestBody = redactBody(request.body, header(request.headers, 'content-type'), members, mentions);
+    const responseHeaders = response && redactHeaders(response.headers);
+    const responseBody =
+      response && redactBody(response.body, header(response.headers, 'content-type'), members, mentions);
+    const requestSame = url === request.url && requestHeaders === request.headers && requestBody === request.body;
+    const responseSame = !response || (responseHeaders === response.headers && responseBody === response.body);
+    if (requestSame && responseSame) return exchange;
+    const out: Exchange = { ...exchange, request: { ...request, url, headers: requestHeaders } };
+    if (requestBody) out.request.body = requestBody;
+    if (response) {
+      out.response = { ...response, headers: responseHeaders ?? response.headers };
+      if (responseBody) out.response.body = responseBody;
+    }
+    return out;
   };
-  const requestBody = redactBody(exchange.request.body, header(exchange.request.headers, 'content-type'), members);
-  if (requestBody) out.request.body = requestBody;
-  if (exchange.response) {
-    out.response = { ...exchange.response, headers: redactHeaders(exchange.response.headers, options.headers) };
-    const responseBody = redactBody(exchange.response.body, header(exchange.response.headers, 'content-type'), members);
-    if (responseBody) out.response.body = responseBody;
-  }
-  return out;
 }

@@ -6,10 +6,26 @@ export const REDACTED = '[Filtered]';
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
 
 export function redactHeaders(headers: Record<string, string>, extra: readonly string[] = []): Record<string, string> {
+  return headerRedactor(extra)(headers);
+}
+
+/**
+ * A redactor for header records, its names settled once (the proxy runs it for every exchange).
+ * A record that holds no secret is returned as it is.
+ */
+export function headerRedactor(
+  extra: readonly string[] = [],
+): (headers: Record<string, string>) => Record<string, string> {
   const secret = new Set([...SECRET_HEADERS, ...extra.map((name) => name.toLowerCase())]);
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[name] = secret.has(name.toLowerCase()) ? REDACTED : value;
-  return out;
+  return (headers) => {
+    let out: Record<string, string> | undefined;
+    for (const name in headers) {
+      if (!secret.has(name.toLowerCase())) continue;
+      out ??= { ...headers };
+      out[name] = REDACTED;
+    }
+    return out ?? headers;
+  };
 }
 
 const SECRET_PARAMS = /([?&](?:access_token|client_secret|token|api_key)=)[^&#\s]*/gi;

@@ -197,7 +197,11 @@ export function checkCheckout(
   }
 }
 
+/** An http(s) URL with a plain host name and nothing a URL parser would have to judge. */
+const PLAIN_HTTP_URL = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?(?:[/?][A-Za-z0-9\-._~!$&()*+,;=:@/?%]*)?$/;
+
 function isAbsoluteHttpUrl(value: string): boolean {
+  if (PLAIN_HTTP_URL.test(value)) return true;
   try {
     const url = new URL(value);
     return url.protocol === 'http:' || url.protocol === 'https:';

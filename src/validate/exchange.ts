@@ -113,6 +113,21 @@ export function bodyText(body: RecordedBody | undefined): string | undefined {
   return undefined;
 }
 
+/** An absolute http(s) URL whose path a URL parser would leave as it is. */
+const PLAIN_URL = /^https?:\/\/[A-Za-z0-9.:[\]-]+(\/[A-Za-z0-9\-._~!$&()*+,;=:@/]*)(?:[?#]|$)/;
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+
+/** The URL's path; plain absolute URLs (all the proxy records) are read without a URL parser. */
+function pathnameOf(url: string): string | undefined {
+  const plain = PLAIN_URL.exec(url)?.[1];
+  if (plain !== undefined && !DOT_SEGMENT.test(plain)) return plain;
+  try {
+    return new URL(url, 'http://relative.invalid').pathname;
+  } catch {
+    return undefined;
+  }
+}
+
 export type Endpoint =
   | { kind: 'checkout'; code: string; key: string }
   | { kind: 'upload'; code: string; key: string }
@@ -123,12 +138,8 @@ export type Endpoint =
  * `.../checkout/{code}` and `.../files/{code}` under whatever base the service has.
  */
 export function endpointOf(url: string): Endpoint {
-  let path: string;
-  try {
-    path = new URL(url, 'http://relative.invalid').pathname;
-  } catch {
-    return { kind: 'other' };
-  }
+  const path = pathnameOf(url);
+  if (path === undefined) return { kind: 'other' };
   const segments = path.split('/').filter(Boolean);
   const code = segments.at(-1);
   const parent = segments.at(-2)?.toLowerCase();
