@@ -46,7 +46,7 @@ export interface ProxyContext {
 }
 
 export const VIOLATIONS_HEADER = 'print-conformance-violations';
-/** Idle connections between requests are closed after this long, as node's http server does. */
+/** With no client timeout, idle connections are still closed after this long, as node's http server does. */
 const KEEP_ALIVE_MS = 5000;
 /** A client that pipelines this many parser events ahead is read no further until caught up. */
 const HELD_EVENTS_LIMIT = 256;
@@ -141,7 +141,9 @@ export class ClientConnection {
     private readonly client: Socket,
     private readonly context: ProxyContext,
   ) {
-    this.idleMs = context.clientTimeoutMs > 0 ? Math.min(context.clientTimeoutMs, KEEP_ALIVE_MS) : KEEP_ALIVE_MS;
+    // One timer for the connection's life, set once: the client timeout, which is also how long
+    // the connection may idle between requests. Whether a silence counts is decided when it fires.
+    this.idleMs = context.clientTimeoutMs > 0 ? context.clientTimeoutMs : KEEP_ALIVE_MS;
     this.parser = new MessageParser('request', {
       head: (head) => {
         this.hold(() => this.requestHead(head));
@@ -255,7 +257,6 @@ export class ClientConnection {
       done: this.context.begin(),
     };
     this.flight = flight;
-    this.client.setTimeout(this.context.clientTimeoutMs);
 
     // In enforce mode a small JSON/XML/form or multipart head is read before anything is forwarded.
     if (this.context.enforce && head.method !== 'GET' && head.method !== 'HEAD') {
@@ -357,7 +358,8 @@ export class ClientConnection {
   }
 
   private forward(flight: Flight): void {
-    if (!this.upstream || this.upstream.closed) {
+    if (!this.upstream?.usable()) {
+      this.upstream?.destroy();
       this.upstream = new Upstream(this.context.target, this.context.answerTimeoutMs);
     }
     flight.forwarded = true;
@@ -385,8 +387,6 @@ export class ClientConnection {
 
   private endBody(flight: Flight): void {
     if (flight.chunked && !flight.finished) this.upstream?.write(LAST_CHUNK);
-    // The client's silence no longer counts: waiting for the target is the answer timeout's.
-    this.client.setTimeout(0);
   }
 
   private answerEvents(flight: Flight): AnswerEvents {
@@ -639,7 +639,6 @@ export class ClientConnection {
       this.endClient();
       return;
     }
-    this.client.setTimeout(this.idleMs);
     const held = this.held ?? [];
     this.held = undefined;
     for (let index = 0; index < held.length; index += 1) {
@@ -676,7 +675,13 @@ export class ClientConnection {
 
   private timedOut(): void {
     const flight = this.flight;
-    if (flight && !flight.finished && !flight.requestEnded) this.silent = true;
+    if (flight && !flight.finished) {
+      // Waiting for the target is the answer timeout's business, not the client's.
+      if (flight.requestEnded) return;
+      // Without a client timeout, a client sending its request is never cut off.
+      if (this.context.clientTimeoutMs === 0) return;
+      this.silent = true;
+    }
     this.client.destroy();
   }
 
@@ -711,7 +716,6 @@ export class ClientConnection {
     // Read on, so that the client's own end is seen and the socket closes.
     this.client.resume();
     this.client.end();
-    this.client.setTimeout(this.idleMs);
   }
 
   private writeClient(...pieces: (Buffer | string)[]): boolean {

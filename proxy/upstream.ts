@@ -30,11 +30,9 @@ export class Upstream {
   private interim = false;
   private idleMs = DEFAULT_IDLE_MS;
   closed = false;
+  private idleSince = 0;
 
-  constructor(
-    target: URL,
-    private readonly answerTimeoutMs: number,
-  ) {
+  constructor(target: URL, answerTimeoutMs: number) {
     const secure = target.protocol === 'https:';
     const port = Number(target.port) || (secure ? 443 : 80);
     const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -47,6 +45,9 @@ export class Upstream {
         })
       : netConnect({ port, host, noDelay: true });
     this.socket.setNoDelay(true);
+    // One timer for the connection's life, set once (each new one costs an allocation per
+    // exchange); whether a silence counts is decided when it fires.
+    this.socket.setTimeout(answerTimeoutMs);
     this.parser = new MessageParser('response', {
       head: (head) => this.head(head),
       body: (chunk) => this.waiting?.body(chunk),
@@ -67,8 +68,9 @@ export class Upstream {
       if (error) this.fail({ kind: 'broken', code: 'ECONNRESET' });
     });
     this.socket.on('timeout', () => {
-      if (this.waiting) this.fail({ kind: 'timeout' });
-      else this.destroy();
+      // A target may take its time over a body once it has begun to answer.
+      if (this.waiting && !this.answered) this.fail({ kind: 'timeout' });
+      else if (!this.waiting) this.destroy();
     });
     this.socket.on('error', (error: NodeJS.ErrnoException) =>
       this.fail(
@@ -84,11 +86,19 @@ export class Upstream {
     });
   }
 
+  /**
+   * Whether the connection can carry another request: open, and idle for less than the target
+   * said it keeps connections (less a second, so that the target does not close it just as a
+   * request is on its way).
+   */
+  usable(): boolean {
+    return !this.closed && (this.idleSince === 0 || performance.now() - this.idleSince < this.idleMs);
+  }
+
   /** Writes a request head; `events` hear its answer. */
   send(head: string, events: AnswerEvents): void {
     this.waiting = events;
     this.answered = false;
-    this.socket.setTimeout(this.answerTimeoutMs);
     // The head waits for the body bytes that came in the same read: one packet, not two.
     this.socket.cork();
     this.socket.write(head, 'latin1');
@@ -132,7 +142,6 @@ export class Upstream {
       return true;
     }
     this.answered = true;
-    this.socket.setTimeout(0);
     const hint = /timeout=(\d+)/i.exec(keepAliveField(head.rawHeaders) ?? '');
     if (hint) this.idleMs = Math.max(0, Number(hint[1]) * 1000 - 1000);
     if (!head.keepAlive) this.closed = true;
@@ -146,9 +155,8 @@ export class Upstream {
     }
     const events = this.waiting;
     this.waiting = undefined;
+    this.idleSince = performance.now();
     if (this.closed) this.socket.destroy();
-    else if (this.idleMs > 0) this.socket.setTimeout(this.idleMs);
-    else this.destroy();
     events?.end();
   }
 
