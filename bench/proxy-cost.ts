@@ -14,6 +14,8 @@ import { startListening, stop } from './start-cli.js';
 
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+/** Each way is loaded this long, unmeasured, before each measurement: every proxy runs compiled code. */
+const WARM_UP_SECONDS = 1;
 
 const CHECKOUT_JSON = JSON.stringify({
   returnUrl: 'https://shop.example.test/return?order=1',
@@ -61,13 +63,13 @@ async function startProcess(
   return { child, url: (ready.exec(out)?.[1] ?? '').replace(/\/?$/, '/') };
 }
 
-function load(url: string, scenario: (typeof SCENARIOS)[number]) {
+function load(url: string, scenario: (typeof SCENARIOS)[number], duration = SECONDS) {
   return new Promise<autocannon.Result>((resolve, reject) => {
     autocannon(
       {
         url,
         connections: CONNECTIONS,
-        duration: SECONDS,
+        duration,
         method: scenario.method,
         headers: scenario.headers,
         body: 'body' in scenario ? scenario.body : undefined,
@@ -125,6 +127,7 @@ export async function benchProxyCost() {
     const rows: Record<string, unknown>[] = [];
     for (const scenario of SCENARIOS) {
       for (const { way, base, pid } of ways) {
+        await load(`${base}${checkoutPath}`, scenario, WARM_UP_SECONDS);
         const cpuBefore = pid ? processCpuMs(pid) : 0;
         const result = await load(`${base}${checkoutPath}`, scenario);
         // CPU per request of the proxy process: steadier than req/s when the load generator shares the cores.
