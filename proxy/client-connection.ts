@@ -540,7 +540,7 @@ export class ClientConnection {
     if (answer.location !== undefined) extra.location = answer.location;
     text += fieldLines(extra) + this.connectionFields(flight);
     flight.headSent = true;
-    if (body) this.writeClient(text, body);
+    if (body) this.writeWhole(text, body);
     else this.client.write(text, 'latin1');
   }
 
@@ -609,7 +609,7 @@ export class ClientConnection {
     const bytes = Buffer.from(body);
     const fields = { ...headers, 'content-length': String(bytes.length) };
     flight.headSent = true;
-    this.writeClient(statusLine(status) + fieldLines(fields) + this.connectionFields(flight), bytes);
+    this.writeWhole(statusLine(status) + fieldLines(fields) + this.connectionFields(flight), bytes);
   }
 
   private finish(flight: Flight): void {
@@ -716,6 +716,15 @@ export class ClientConnection {
     // Read on, so that the client's own end is seen and the socket closes.
     this.client.resume();
     this.client.end();
+  }
+
+  /** A head and a whole body in one buffer and one write: cheaper than a corked pair of writes. */
+  private writeWhole(head: string, body: Buffer): void {
+    if (this.client.destroyed) return;
+    const bytes = Buffer.allocUnsafe(head.length + body.length);
+    bytes.write(head, 0, 'latin1');
+    body.copy(bytes, head.length);
+    this.client.write(bytes);
   }
 
   private writeClient(...pieces: (Buffer | string)[]): boolean {

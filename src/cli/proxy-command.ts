@@ -62,7 +62,8 @@ export function proxyCommand(yargs: Argv) {
           .option('client-timeout', {
             type: 'number',
             default: 30,
-            describe: 'Seconds a client may stay silent while sending a request head or body (0: no limit)',
+            describe:
+              'Seconds a client may stay silent while sending a request head or body, or idle between requests (0: no limit while sending; idle connections close after 5 s)',
           })
           .option('allowed-host', {
             type: 'string',

@@ -36,7 +36,7 @@ const EXTERNAL_ENTITY = `<?xml version="1.0"?>
  * it (requests say "Connection: close"). `hangUp`: the client itself drops the connection after a
  * moment, as a client that lied about its Content-Length would.
  */
-async function raw(url: string, bytes: string | Buffer, { hangUp = false } = {}): Promise<string> {
+async function raw(url: string, bytes: string | Buffer, { hangUp = false, halfClose = false } = {}): Promise<string> {
   const { hostname, port } = new URL(url);
   const socket = connect(Number(port), hostname);
   await once(socket, 'connect');
@@ -45,7 +45,8 @@ async function raw(url: string, bytes: string | Buffer, { hangUp = false } = {})
   socket.on('data', (chunk) => {
     answer += chunk;
   });
-  socket.write(bytes);
+  if (halfClose) socket.end(bytes);
+  else socket.write(bytes);
   if (hangUp) setTimeout(() => socket.destroy(), 100);
   await once(socket, 'close');
   return answer;
@@ -288,6 +289,38 @@ describe('the proxy under hostile input and faults', () => {
     } finally {
       await proxy.close();
       target.close();
+    }
+  });
+
+  it('answers pipelined requests in order, HEAD without a body, and a client that half-closes', async () => {
+    const setup = await proxiedService();
+    try {
+      const path = new URL(await checkoutUrl(setup.proxy.url)).pathname;
+      const get = (accept: string, close = '') =>
+        `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: ${accept}\r\n${close}\r\n`;
+      const both = await raw(
+        setup.proxy.url,
+        get('application/json') + get('application/xml', 'Connection: close\r\n'),
+      );
+      const answers = both.split(/(?=HTTP\/1\.1 \d{3} )/);
+      expect(answers).toHaveLength(2);
+      expect(answers[0]).toMatch(/^HTTP\/1\.1 200[^]*content-type: application\/json/i);
+      expect(answers[1]).toMatch(/^HTTP\/1\.1 200[^]*content-type: application\/xml/i);
+
+      const head = await raw(
+        setup.proxy.url,
+        `HEAD ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\nConnection: close\r\n\r\n`,
+      );
+      // The reference service answers HEAD 405; its Content-Length describes a body HEAD never gets.
+      expect(head).toMatch(/^HTTP\/1\.1 405[^]*content-length: [1-9]/i);
+      expect(head.endsWith('\r\n\r\n')).toBe(true);
+
+      const halfClosed = await raw(setup.proxy.url, get('application/json'), { halfClose: true });
+      expect(halfClosed).toMatch(/^HTTP\/1\.1 200[^]*"paymentUrl"/);
+      const reads = (await setup.recorded()).filter((e) => e.request.method !== 'POST');
+      expect(reads.map((e) => e.response?.status)).toEqual([200, 200, 405, 200]);
+    } finally {
+      await setup.dispose();
     }
   });
 
