@@ -33,7 +33,12 @@ interface HttpCommon {
 }
 
 function loadHttpCommon(): HttpCommon {
-  const common = createRequire(import.meta.url)('_http_common') as Partial<HttpCommon>;
+  let common: Partial<HttpCommon> = {};
+  try {
+    common = createRequire(import.meta.url)('_http_common') as Partial<HttpCommon>;
+  } catch {
+    // Checked below: the same message whether the module or the parser in it is missing.
+  }
   if (typeof common.HTTPParser !== 'function' || !Array.isArray(common.methods))
     throw new Error(`this Node.js (${process.version}) does not expose its HTTP parser; the proxy needs it`);
   return common as HttpCommon;
