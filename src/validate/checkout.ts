@@ -197,8 +197,8 @@ export function checkCheckout(
   }
 }
 
-/** An http(s) URL with a plain host name and nothing a URL parser would have to judge. */
-const PLAIN_HTTP_URL = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?(?:[/?][A-Za-z0-9\-._~!$&()*+,;=:@/?%]*)?$/;
+/** An http(s) URL with a plain host name, a port under 10000 and nothing a URL parser would have to judge. */
+const PLAIN_HTTP_URL = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,4})?(?:[/?][A-Za-z0-9\-._~!$&()*+,;=:@/?%]*)?$/;
 
 function isAbsoluteHttpUrl(value: string): boolean {
   if (PLAIN_HTTP_URL.test(value)) return true;

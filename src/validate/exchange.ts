@@ -113,8 +113,8 @@ export function bodyText(body: RecordedBody | undefined): string | undefined {
   return undefined;
 }
 
-/** An absolute http(s) URL whose path a URL parser would leave as it is. */
-const PLAIN_URL = /^https?:\/\/[A-Za-z0-9.:[\]-]+(\/[A-Za-z0-9\-._~!$&()*+,;=:@/]*)(?:[?#]|$)/;
+/** An absolute http(s) URL with a plain host, a port under 10000 and a path a URL parser would leave as it is. */
+const PLAIN_URL = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,4})?(\/[A-Za-z0-9\-._~!$&()*+,;=:@/]*)(?:[?#]|$)/;
 const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 
 /** The URL's path; plain absolute URLs (all the proxy records) are read without a URL parser. */

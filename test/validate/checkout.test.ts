@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { endpointOf } from '../../src/validate/exchange.js';
 import { CheckoutState, validateExchange } from '../../src/validate/index.js';
 import {
   checkoutGet,
@@ -332,29 +333,21 @@ describe('checkout status, echo, PaymentUrl, country', () => {
     ]);
   });
 
-  it('checkout.payment-url: relative or non-http', () => {
-    expect(
+  it('checkout.payment-url: relative, non-http or no URL at all', () => {
+    const judged = (paymentUrl: string) =>
       failing(
         checkoutPost(
           'json',
           undefined,
           jsonResponse((b) => {
-            b.paymentUrl = '/payments/abc/start';
+            b.paymentUrl = paymentUrl;
           }),
         ),
-      ),
-    ).toEqual(['checkout.payment-url@response']);
-    expect(
-      failing(
-        checkoutPost(
-          'json',
-          undefined,
-          jsonResponse((b) => {
-            b.paymentUrl = 'ftp://x.test/p';
-          }),
-        ),
-      ),
-    ).toEqual(['checkout.payment-url@response']);
+      );
+    for (const bad of ['/payments/abc/start', 'ftp://x.test/p', 'http://pay.test:99999/p', 'http://pay .test/p'])
+      expect(judged(bad), bad).toEqual(['checkout.payment-url@response']);
+    for (const good of ['https://pay.test/start?x=1&y=%20', 'http://[::1]:8080/p', 'http://pay.test:65535'])
+      expect(judged(good), good).toEqual([]);
   });
 
   it('checkout.country-code: a name or lower-case code', () => {
@@ -403,5 +396,19 @@ describe('checkout.get.consistent', () => {
         new CheckoutState(),
       ),
     ).toEqual([]);
+  });
+});
+
+describe('endpointOf', () => {
+  it('reads the endpoint from the path a URL parser would see, dot segments and escapes included', () => {
+    expect(endpointOf('http://127.0.0.1:8080/v2/checkout/abc?x=1')).toEqual({
+      kind: 'checkout',
+      code: 'abc',
+      key: '/v2/checkout/abc',
+    });
+    expect(endpointOf('http://h/v2/checkout/abc/../../files/def').kind).toBe('upload');
+    expect(endpointOf('http://h/v2/files/%2e%2e/checkout/abc').kind).toBe('checkout');
+    expect(endpointOf('http://h:99999/v2/checkout/abc').kind).toBe('other');
+    expect(endpointOf('/v2/files/abc').kind).toBe('upload');
   });
 });
