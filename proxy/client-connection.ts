@@ -366,7 +366,8 @@ export class ClientConnection {
     const head = flight.head;
     let text = `${head.method} ${flight.path} HTTP/1.1\r\nhost: ${this.context.target.host}\r\n`;
     text += forwardedFields(head.rawHeaders, flight.continued ? NOT_FORWARDED_WITH_EXPECT : NOT_FORWARDED_TO_TARGET);
-    if (flight.chunked) text += 'transfer-encoding: chunked\r\n';
+    // The proxy frames the body itself; codings before "chunked" (rare) stay in the bytes, so are named.
+    if (flight.chunked) text += `transfer-encoding: ${flight.headers['transfer-encoding']}\r\n`;
     this.upstream.send(`${text}\r\n`, this.answerEvents(flight));
   }
 
@@ -455,7 +456,8 @@ export class ClientConnection {
     else if (flight.head.version === '1.0') flight.closeAfter = true;
     else {
       answer.chunked = true;
-      extra['transfer-encoding'] = 'chunked';
+      const codings = answer.headers['transfer-encoding'];
+      extra['transfer-encoding'] = codings !== undefined && isChunked(answer.headers) ? codings : 'chunked';
     }
     this.writeAnswerHead(flight, answer, extra);
   }
@@ -545,7 +547,9 @@ export class ClientConnection {
   }
 
   private connectionFields(flight: Flight): string {
-    if (flight.closeAfter || this.closing || this.clientEnded || this.context.stopping()) {
+    // A client that has ended its side still gets the requests it pipelined: the last one says close.
+    const lastOfEnded = this.clientEnded && !(this.held && this.held.length > 0);
+    if (flight.closeAfter || this.closing || lastOfEnded || this.context.stopping()) {
       flight.closeAfter = true;
       return 'connection: close\r\n\r\n';
     }
@@ -557,32 +561,18 @@ export class ClientConnection {
     const { targetBase, answerTimeoutMs } = this.context;
     if (this.context.stopping()) {
       this.fail(flight, 503, 'the proxy stopped before the exchange completed');
-      return;
-    }
-    switch (failure.kind) {
-      case 'timeout': {
-        this.fail(flight, 504, `the target ${targetBase} did not answer within ${answerTimeoutMs / 1000} s`);
-        return;
-      }
-      case 'unreachable': {
-        this.fail(flight, 502, `the target ${targetBase} cannot be reached (${failure.code})`);
-        return;
-      }
-      case 'malformed': {
-        this.fail(flight, 502, `the target ${targetBase} sent no valid HTTP answer (${failure.code})`);
-        return;
-      }
-      case 'internal': {
-        this.fail(flight, 502, `print-conformance proxy: ${failure.message}`);
-        return;
-      }
-      case 'broken':
-        // The client has had (part of) an answer or is waiting on one that will not come whole.
-        flight.headSent = true;
-        {
-          this.fail(flight, 502, 'the target broke off the answer');
-          return;
-        }
+    } else if (failure.kind === 'timeout') {
+      this.fail(flight, 504, `the target ${targetBase} did not answer within ${answerTimeoutMs / 1000} s`);
+    } else if (failure.kind === 'unreachable') {
+      this.fail(flight, 502, `the target ${targetBase} cannot be reached (${failure.code})`);
+    } else if (failure.kind === 'malformed') {
+      this.fail(flight, 502, `the target ${targetBase} sent no valid HTTP answer (${failure.code})`);
+    } else if (failure.kind === 'internal') {
+      this.fail(flight, 502, `print-conformance proxy: ${failure.message}`);
+    } else {
+      // Broken off: the client has had part of an answer, or waits on one that cannot come whole.
+      flight.headSent = true;
+      this.fail(flight, 502, 'the target broke off the answer');
     }
   }
 
@@ -635,7 +625,7 @@ export class ClientConnection {
   private next(flight: Flight): void {
     if (this.flight !== flight) return;
     this.flight = undefined;
-    if (flight.closeAfter || this.closing || this.clientEnded) {
+    if (flight.closeAfter || this.closing) {
       this.endClient();
       return;
     }
@@ -647,6 +637,14 @@ export class ClientConnection {
         return;
       }
       (held[index] as () => void)();
+    }
+    if (this.clientEnded) {
+      // Nothing more will come: a request left unfinished is broken off; with none, the connection ends.
+      // (Replaying the held events may have started a new exchange.)
+      const pending = this.flight as Flight | undefined;
+      if (!pending) this.endClient();
+      else if (!pending.requestEnded) this.fail(pending, 499, 'the client broke off the request');
+      return;
     }
     this.client.resume();
   }

@@ -301,6 +301,17 @@ describe('the proxy forwards', () => {
         `${setup.proxy.url}../admin`,
       ]);
       expect(climbing).toBe('400');
+      // The same climb spelled with escaped dots, which URL parsers read as dot segments.
+      const escaped = await curl([
+        '-s',
+        '--path-as-is',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code}',
+        `${setup.proxy.url}%2e%2e/admin`,
+      ]);
+      expect(escaped).toBe('400');
       expect(await asForwardProxy('%{http_connect}', ['-p'])).toBe('405');
     } finally {
       await setup.dispose();

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import { connect, createServer as createNetServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -315,12 +315,84 @@ describe('the proxy under hostile input and faults', () => {
       expect(head).toMatch(/^HTTP\/1\.1 405[\s\S]*content-length: [1-9]/i);
       expect(head.endsWith('\r\n\r\n')).toBe(true);
 
-      const halfClosed = await raw(setup.proxy.url, get('application/json'), { halfClose: true });
-      expect(halfClosed).toMatch(/^HTTP\/1\.1 200[\s\S]*"paymentUrl"/);
+      // Two requests, then the client shuts its side: both are answered, the last with close.
+      const halfClosed = await raw(setup.proxy.url, get('application/json') + get('application/xml'), {
+        halfClose: true,
+      });
+      const late = halfClosed.split(/(?=HTTP\/1\.1 \d{3} )/);
+      expect(late).toHaveLength(2);
+      expect(late[0]).toMatch(/^HTTP\/1\.1 200[\s\S]*connection: keep-alive[\s\S]*"paymentUrl"/);
+      expect(late[1]).toMatch(/^HTTP\/1\.1 200[\s\S]*connection: close[\s\S]*<PaymentUrl>/);
       const reads = (await setup.recorded()).filter((e) => e.request.method !== 'POST');
-      expect(reads.map((e) => e.response?.status)).toEqual([200, 200, 405, 200]);
+      expect(reads.map((e) => e.response?.status)).toEqual([200, 200, 405, 200, 200]);
     } finally {
       await setup.dispose();
+    }
+  });
+
+  it('passes a 100 Continue on, and in enforce mode answers it itself before judging the body', async () => {
+    for (const mode of ['report', 'enforce'] as const) {
+      const setup = await proxiedService({ proxy: { mode } });
+      try {
+        const { hostname, port, pathname } = new URL(await checkoutUrl(setup.proxy.url));
+        const body = checkoutRequestJson();
+        const socket = connect(Number(port), hostname);
+        socket.setEncoding('latin1');
+        let answer = '';
+        socket.on('data', (chunk) => {
+          answer += chunk;
+        });
+        socket.write(
+          `POST ${pathname} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+        );
+        while (!answer.includes('\r\n\r\n')) await once(socket, 'data');
+        expect(answer, mode).toMatch(/^HTTP\/1\.1 100 Continue\r\n/);
+        socket.write(body);
+        await once(socket, 'close');
+        expect(answer, mode).toMatch(/\r\n\r\nHTTP\/1\.1 20[01] /);
+        const [setUp] = (await setup.recorded()).filter(
+          (e) => e.request.method === 'POST' && e.request.url.endsWith(pathname),
+        );
+        expect(setUp?.request.body?.text).toBe(body);
+        expect(setUp?.violations.filter((v) => v.severity !== 'observe')).toEqual([]);
+      } finally {
+        await setup.dispose();
+      }
+    }
+  });
+
+  it('answers 502 to a target that sends no valid HTTP, records it, and serves the next request', async () => {
+    let garbage = true;
+    const target = createNetServer((socket) =>
+      socket.once('data', () =>
+        socket.end(
+          garbage
+            ? 'HTTP/1.1 two hundred OK\r\n\r\n'
+            : 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}',
+        ),
+      ),
+    ).listen(0, '127.0.0.1');
+    await once(target, 'listening');
+    const folder = mkdtempSync(join(tmpdir(), 'print-conformance-garbage-'));
+    const recordFile = join(folder, 't.ndjson');
+    const proxy = await startProxy({
+      target: `http://127.0.0.1:${(target.address() as { port: number }).port}/v2/`,
+      recordFile,
+    });
+    try {
+      const answer = await request(`${proxy.url}checkout/abc`);
+      expect(answer.statusCode).toBe(502);
+      expect(((await answer.body.json()) as { message: string }).message).toMatch(/sent no valid HTTP answer \(HPE_/);
+      garbage = false;
+      const next = await request(`${proxy.url}checkout/abc`);
+      expect(next.statusCode).toBe(200);
+      await next.body.dump();
+      await proxy.close();
+      expect(recordedIn(recordFile)[0]?.error).toMatch(/sent no valid HTTP answer/);
+    } finally {
+      await proxy.close();
+      target.close();
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 
