@@ -144,13 +144,15 @@ export class ClientConnection {
     // One timer for the connection's life, set once: the client timeout, which is also how long
     // the connection may idle between requests. Whether a silence counts is decided when it fires.
     this.idleMs = context.clientTimeoutMs > 0 ? context.clientTimeoutMs : KEEP_ALIVE_MS;
+    // Events are handled at once unless an exchange before them is still being answered.
     this.parser = new MessageParser('request', {
       head: (head) => {
-        this.hold(() => this.requestHead(head));
+        if (this.held) this.hold(() => this.requestHead(head));
+        else this.requestHead(head);
         return false;
       },
-      body: (chunk) => this.hold(() => this.requestBody(chunk)),
-      end: () => this.hold(() => this.requestEnd()),
+      body: (chunk) => (this.held ? this.hold(() => this.requestBody(chunk)) : this.requestBody(chunk)),
+      end: () => (this.held ? this.hold(() => this.requestEnd()) : this.requestEnd()),
     });
     client.setNoDelay(true);
     client.setTimeout(this.idleMs);
@@ -187,12 +189,10 @@ export class ClientConnection {
   }
 
   private hold(event: () => void): void {
-    if (!this.held) {
-      event();
-      return;
-    }
-    this.held.push(event);
-    if (this.held.length > HELD_EVENTS_LIMIT) this.client.pause();
+    const held = this.held ?? [];
+    this.held = held;
+    held.push(event);
+    if (held.length > HELD_EVENTS_LIMIT) this.client.pause();
   }
 
   private requestHead(head: MessageHead): void {
@@ -368,7 +368,8 @@ export class ClientConnection {
     text += forwardedFields(head.rawHeaders, flight.continued ? NOT_FORWARDED_WITH_EXPECT : NOT_FORWARDED_TO_TARGET);
     // The proxy frames the body itself; codings before "chunked" (rare) stay in the bytes, so are named.
     if (flight.chunked) text += `transfer-encoding: ${flight.headers['transfer-encoding']}\r\n`;
-    this.upstream.send(`${text}\r\n`, this.answerEvents(flight));
+    const bodyFollows = flight.chunked || (flight.headers['content-length'] ?? '0') !== '0';
+    this.upstream.send(`${text}\r\n`, this.answerEvents(flight), bodyFollows);
   }
 
   private writeBody(flight: Flight, chunk: Buffer): void {

@@ -3,12 +3,12 @@
 // that start with the target's base are touched; nothing else in a body changes.
 
 export function rewriteTargetUrls(text: string, targetBase: string, proxyBase: string): string {
-  if (!text.includes(targetBase) && !text.includes(targetBase.replaceAll('/', '\\/'))) return text;
-  return text
-    .split(targetBase)
-    .join(proxyBase)
-    .split(targetBase.replaceAll('/', '\\/'))
-    .join(proxyBase.replaceAll('/', '\\/'));
+  const rewritten = text.replaceAll(targetBase, proxyBase);
+  const escapedBase = targetBase.replaceAll('/', '\\/');
+  // JSON may escape its slashes ("http:\/\/…"): those URLs are rewritten in the same spelling.
+  return rewritten.includes(escapedBase)
+    ? rewritten.replaceAll(escapedBase, proxyBase.replaceAll('/', '\\/'))
+    : rewritten;
 }
 
 /** A Location header value, rewritten when it points at the target; CR/LF can never be introduced. */

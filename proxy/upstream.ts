@@ -96,9 +96,13 @@ export class Upstream {
   }
 
   /** Writes a request head; `events` hear its answer. */
-  send(head: string, events: AnswerEvents): void {
+  send(head: string, events: AnswerEvents, bodyFollows: boolean): void {
     this.waiting = events;
     this.answered = false;
+    if (!bodyFollows) {
+      this.socket.write(head, 'latin1');
+      return;
+    }
     // The head waits for the body bytes that came in the same read: one packet, not two.
     this.socket.cork();
     this.socket.write(head, 'latin1');

@@ -32,24 +32,16 @@ export function sniffFormat(text: string): BodyFormat | undefined {
   return undefined;
 }
 
-/** How deep arrays and objects nest in JSON text, strings skipped; stops counting past `limit`. */
-function jsonDepth(text: string, limit: number): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (inString) {
-      if (code === 0x5c) index += 1;
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) inString = true;
-    else if (code === 0x7b || code === 0x5b) {
-      depth += 1;
-      if (depth > deepest) deepest = depth;
-      if (deepest > limit) return deepest;
-    } else if (code === 0x7d || code === 0x5d) depth -= 1;
-  }
-  return deepest;
+/**
+ * Whether a parsed JSON value nests arrays and objects deeper than `limit`. JSON.parse itself
+ * copes with any depth; the walk never goes deeper than the limit, so it cannot overflow either.
+ */
+function deeperThan(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (limit === 0) return true;
+  if (Array.isArray(value)) return value.some((item) => deeperThan(item, limit - 1));
+  for (const key in value) if (deeperThan((value as Record<string, unknown>)[key], limit - 1)) return true;
+  return false;
 }
 
 export function readDocument(text: string, format: BodyFormat): ReadResult {
@@ -61,7 +53,7 @@ export function readDocument(text: string, format: BodyFormat): ReadResult {
       return { ok: false, format, error: `invalid JSON: ${(error as Error).message}` };
     }
     // The rules walk the value recursively; a hostile depth must end here, not in a stack overflow.
-    if (jsonDepth(text, MAX_DEPTH) > MAX_DEPTH) return { ok: false, format, error: `JSON ${TOO_DEEP}` };
+    if (deeperThan(value, MAX_DEPTH)) return { ok: false, format, error: `JSON ${TOO_DEEP}` };
     return { ok: true, document: { format, value } };
   }
   const parsed = parseXml(text);
