@@ -6,23 +6,23 @@ import type { XmlElement } from './xml.js';
 const LOWER_START = /^\p{Ll}/u;
 const UPPER_START = /^\p{Lu}/u;
 
-export function jsonNamesNotLowerCase(value: unknown, path = ''): string[] {
-  const found: string[] = [];
+export function jsonNamesNotLowerCase(value: unknown, path = '', found: string[] = []): string[] {
   if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) found.push(...jsonNamesNotLowerCase(item, `${path}/${index}`));
+    for (let index = 0; index < value.length; index += 1)
+      jsonNamesNotLowerCase(value[index], `${path}/${index}`, found);
   } else if (value !== null && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) {
+    for (const key in value) {
       const here = `${path}/${key}`;
       if (!LOWER_START.test(key)) found.push(here);
-      found.push(...jsonNamesNotLowerCase(child, here));
+      jsonNamesNotLowerCase((value as Record<string, unknown>)[key], here, found);
     }
   }
   return found;
 }
 
-export function xmlNamesNotPascalCase(element: XmlElement, path = ''): string[] {
+export function xmlNamesNotPascalCase(element: XmlElement, path = '', found: string[] = []): string[] {
   const here = `${path}/${element.local}`;
-  const found = UPPER_START.test(element.local) ? [] : [here];
-  for (const child of element.children) found.push(...xmlNamesNotPascalCase(child, here));
+  if (!UPPER_START.test(element.local)) found.push(here);
+  for (const child of element.children) xmlNamesNotPascalCase(child, here, found);
   return found;
 }

@@ -36,10 +36,13 @@ function checkCasing(document: Document, side: 'request' | 'response', what: str
   }
 }
 
+/** Built once: pointers made afresh on each call would be hashed afresh on each lookup. */
+const ADDRESS_POINTERS = ADDRESS_FIELDS.map((field) => [field, `/billing/address/${field}`] as const);
+
 function setUpOf(model: unknown): CheckoutSetUp {
   const address: Record<string, string> = {};
-  for (const field of ADDRESS_FIELDS) {
-    const value = stringAt(model, `/billing/address/${field}`);
+  for (const [field, pointer] of ADDRESS_POINTERS) {
+    const value = stringAt(model, pointer);
     if (value !== undefined) address[field] = value;
   }
   const returnUrl = stringAt(model, '/returnUrl');

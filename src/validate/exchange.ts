@@ -78,7 +78,8 @@ export function header(headers: Headers | undefined, name: string): string | und
 /** The media type of a Content-Type or Accept item, lower-case, without parameters. */
 export function mediaType(value: string | undefined): string | undefined {
   if (!value) return undefined;
-  const type = value.split(';')[0]?.trim().toLowerCase();
+  const semicolon = value.indexOf(';');
+  const type = (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase();
   return type || undefined;
 }
 
@@ -137,12 +138,23 @@ export type Endpoint =
  * Which endpoint a URL addresses. Codes are opaque, so only the last two path segments are read:
  * `.../checkout/{code}` and `.../files/{code}` under whatever base the service has.
  */
+function lastTwoSegments(path: string): [string | undefined, string | undefined] {
+  // Empty segments ("//", a trailing "/") are skipped, as a server routing the path would.
+  let end = path.length;
+  while (end > 0 && path[end - 1] === '/') end -= 1;
+  if (end === 0) return [undefined, undefined];
+  const codeStart = path.lastIndexOf('/', end - 1) + 1;
+  let parentEnd = codeStart - 1;
+  while (parentEnd > 0 && path[parentEnd - 1] === '/') parentEnd -= 1;
+  const parent =
+    parentEnd > 0 ? path.slice(path.lastIndexOf('/', parentEnd - 1) + 1, parentEnd).toLowerCase() : undefined;
+  return [parent, path.slice(codeStart, end)];
+}
+
 export function endpointOf(url: string): Endpoint {
   const path = pathnameOf(url);
   if (path === undefined) return { kind: 'other' };
-  const segments = path.split('/').filter(Boolean);
-  const code = segments.at(-1);
-  const parent = segments.at(-2)?.toLowerCase();
+  const [parent, code] = lastTwoSegments(path);
   if (!code) return { kind: 'other' };
   if (parent === 'checkout') return { kind: 'checkout', code, key: path };
   if (parent === 'files') return { kind: 'upload', code, key: path };

@@ -79,14 +79,13 @@ export function schemaProblems(model: unknown, schemaName: SchemaName): SchemaPr
 }
 
 /** Members of the model that the description does not name, as JSON pointers. */
-export function extraMembers(model: unknown, schema: JsonSchema = {}, path = ''): string[] {
-  if (model === null || typeof model !== 'object' || Array.isArray(model)) return [];
+export function extraMembers(model: unknown, schema: JsonSchema = {}, path = '', found: string[] = []): string[] {
+  if (model === null || typeof model !== 'object' || Array.isArray(model)) return found;
   const props = propertiesOf(schema);
-  const found: string[] = [];
-  for (const [key, value] of Object.entries(model)) {
+  for (const key in model) {
     const sub = props.get(key);
     if (!sub) found.push(`${path}/${key}`);
-    else found.push(...extraMembers(value, sub, `${path}/${key}`));
+    else extraMembers((model as Record<string, unknown>)[key], sub, `${path}/${key}`, found);
   }
   return found;
 }

@@ -31,7 +31,9 @@ export type XmlParseResult = { ok: true; root: XmlElement } | { ok: false; error
 
 function elementOf(tag: SaxesTagNS): XmlElement {
   const attributes: XmlAttribute[] = [];
-  for (const attr of Object.values(tag.attributes)) {
+  // Most elements carry no attribute at all: no array is made for them.
+  for (const key in tag.attributes) {
+    const attr = tag.attributes[key] as SaxesTagNS['attributes'][string];
     if (attr.uri === XMLNS_NAMESPACE || attr.name === 'xmlns') continue;
     const attribute: XmlAttribute = { name: attr.name, local: attr.local, value: attr.value };
     if (attr.prefix) attribute.prefix = attr.prefix;
@@ -90,7 +92,10 @@ export function parseXml(text: string): XmlParseResult {
 
 /** True when the element carries nil="true" (or "1") in the XMLSchema-instance namespace. */
 export function isXsiNil(element: XmlElement): boolean {
-  return element.attributes.some(
-    (attr) => attr.namespace === XSI_NAMESPACE && attr.local === 'nil' && ['true', '1'].includes(attr.value.trim()),
-  );
+  for (const attr of element.attributes) {
+    if (attr.namespace !== XSI_NAMESPACE || attr.local !== 'nil') continue;
+    const value = attr.value.trim();
+    if (value === 'true' || value === '1') return true;
+  }
+  return false;
 }
