@@ -50,34 +50,57 @@ function elementOf(tag: SaxesTagNS): XmlElement {
 export const MAX_DEPTH = 64;
 export const TOO_DEEP = `nested deeper than ${MAX_DEPTH} levels; not read`;
 
+/** A saxes parser that builds element trees, one document after another. */
+class TreeReader {
+  private readonly parser = new SaxesParser({ xmlns: true, position: true });
+  private stack: XmlElement[] = [];
+  private root: XmlElement | undefined;
+
+  constructor() {
+    this.parser.on('opentag', (tag) => {
+      // The rules walk the tree recursively; a hostile depth must end here, not in a stack overflow.
+      if (this.stack.length >= MAX_DEPTH) throw new Error(TOO_DEEP);
+      const element = elementOf(tag);
+      const parent = this.stack.at(-1);
+      if (parent) parent.children.push(element);
+      else this.root = element;
+      this.stack.push(element);
+    });
+    this.parser.on('closetag', () => {
+      this.stack.pop();
+    });
+    const addText = (data: string) => {
+      const current = this.stack.at(-1);
+      if (current) current.text += data;
+    };
+    this.parser.on('text', addText);
+    this.parser.on('cdata', addText);
+  }
+
+  /** The document's root element; throws saxes' error for a document that is not well-formed. */
+  read(text: string): XmlElement | undefined {
+    this.stack = [];
+    this.root = undefined;
+    // close() checks the end of the document and resets the parser for the next one.
+    this.parser.write(text).close();
+    return this.root;
+  }
+}
+
+// Making a parser costs about a fifth of reading a small document, so one is reused. A document
+// that fails leaves its parser half-way: that one is dropped and the next document gets a new one.
+let idleReader: TreeReader | undefined;
+
 /** Parses an XML document into a namespace-resolved element tree, or says why it cannot. */
 export function parseXml(text: string): XmlParseResult {
   if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) {
     return { ok: false, error: 'DOCTYPE and entity declarations are not accepted' };
   }
-  const parser = new SaxesParser({ xmlns: true, position: true });
-  const stack: XmlElement[] = [];
+  const reader = idleReader ?? new TreeReader();
+  idleReader = undefined;
   let root: XmlElement | undefined;
-  parser.on('opentag', (tag) => {
-    // The rules walk the tree recursively; a hostile depth must end here, not in a stack overflow.
-    if (stack.length >= MAX_DEPTH) throw new Error(TOO_DEEP);
-    const element = elementOf(tag);
-    const parent = stack.at(-1);
-    if (parent) parent.children.push(element);
-    else root = element;
-    stack.push(element);
-  });
-  parser.on('closetag', () => {
-    stack.pop();
-  });
-  const addText = (data: string) => {
-    const current = stack.at(-1);
-    if (current) current.text += data;
-  };
-  parser.on('text', addText);
-  parser.on('cdata', addText);
   try {
-    parser.write(text.replace(/^\uFEFF/, '')).close();
+    root = reader.read(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     // saxes says "line:column: message."; reports say it the other way round.
     const raw = (error as Error).message;
@@ -86,6 +109,7 @@ export function parseXml(text: string): XmlParseResult {
     const message = (located?.[3] ?? raw).replace('undefined entity', 'undeclared entity (entities are not expanded)');
     return { ok: false, error: located ? `${message} (line ${located[1]}, column ${located[2]})` : message };
   }
+  idleReader = reader;
   if (!root) return { ok: false, error: 'no root element' };
   return { ok: true, root };
 }

@@ -56,6 +56,21 @@ describe('format.well-formed', () => {
     expect(parsed.ok && parsed.root.attributes[0]?.value).toBe('"1"');
   });
 
+  it('reads each document on its own: nothing of the one before carries over, a broken one included', () => {
+    const bound = '<p:A xmlns:p="urn:a"><p:B/></p:A>';
+    expect(parseXml(bound).ok).toBe(true);
+    // The prefix was bound in the document before, not in this one.
+    expect(parseXml('<p:A><p:B/></p:A>')).toMatchObject({ ok: false, error: expect.stringMatching(/prefix/) });
+    expect(parseXml('<A><B></A>').ok).toBe(false);
+    expect(parseXml('<A>').ok).toBe(false);
+    const after = parseXml(bound);
+    expect(after.ok && after.root.namespace).toBe('urn:a');
+    expect(after.ok && after.root.children.map((c) => c.local)).toEqual(['B']);
+    expect(parseXml('<A/><B/>').ok).toBe(false);
+    const again = parseXml('<C>text</C>');
+    expect(again.ok && [again.root.local, again.root.text, again.root.children.length]).toEqual(['C', 'text', 0]);
+  });
+
   it('flags an element whose prefix is not bound', () => {
     const violations = validateExchange(checkoutGet('xml', checkoutResponseXml().replace('xsi:nil', 'q:nil')));
     expect(violations.map((v) => v.rule)).toEqual(['format.well-formed']);
