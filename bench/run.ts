@@ -15,17 +15,31 @@ step('proxy cost: GET/POST checkout, JSON/XML, 32 connections, four ways');
 const proxyCost = await benchProxyCost();
 results.proxyCost = proxyCost;
 
-step('upload: 1 GiB raw PDF direct to the reference service');
-const direct = await benchReferenceUpload();
-step('upload: the same through print-conformance proxy');
-const proxied = await benchReferenceUpload(1024 * 1024 * 1024, true);
+// Two rounds, direct and proxied in turn: the faster round of each gives the throughput (see
+// proxy-cost.ts), the larger memory growth of the two is the one reported.
+type Upload = Awaited<ReturnType<typeof benchReferenceUpload>>;
+const uploads: { direct: Upload[]; proxied: Upload[] } = { direct: [], proxied: [] };
+for (let round = 1; round <= 2; round += 1) {
+  step(`upload, round ${round}: 1 GiB raw PDF direct to the reference service`);
+  uploads.direct.push(await benchReferenceUpload());
+  step(`upload, round ${round}: the same through print-conformance proxy`);
+  uploads.proxied.push(await benchReferenceUpload(1024 * 1024 * 1024, true));
+}
+const fastest = (rounds: Upload[]) => rounds.reduce((a, b) => (b.throughputMiBs > a.throughputMiBs ? b : a));
+const largestGrowth = (rounds: Upload[]) => Math.max(...rounds.map((r) => r.peakGrowthMiB));
+const direct = { ...fastest(uploads.direct), peakGrowthMiB: largestGrowth(uploads.direct) };
+const proxied = { ...fastest(uploads.proxied), peakGrowthMiB: largestGrowth(uploads.proxied) };
 results.upload = {
   direct,
   proxied,
+  roundsMiBs: {
+    direct: uploads.direct.map((r) => r.throughputMiBs),
+    proxied: uploads.proxied.map((r) => r.throughputMiBs),
+  },
   throughputRatio: Number((proxied.throughputMiBs / direct.throughputMiBs).toFixed(2)),
 };
 
-step('validate: 100 000 recorded exchanges');
+step('validate: 100 000 recorded exchanges, three runs');
 results.validate = await benchValidateThroughput();
 
 step('suite: npx print-conformance against the embedded default');
@@ -35,10 +49,12 @@ const folder = join(import.meta.dirname, '..', 'reports');
 mkdirSync(folder, { recursive: true });
 writeFileSync(join(folder, 'bench.json'), `${JSON.stringify(results, null, 2)}\n`);
 
-console.log('\nProxy cost (requests/s, latency ms):');
+console.log(`\nProxy cost (requests/s, latency ms; best of ${proxyCost.rounds} rounds, all rounds in roundsRps):`);
 console.table(proxyCost.rows);
 console.table(proxyCost.ratios);
-console.log('\nUpload of 1 GiB after a 64 MiB warm-up (peak memory, VmHWM, in MiB of the receiving process):');
+console.log(
+  '\nUpload of 1 GiB after a 64 MiB warm-up, faster of 2 rounds (peak memory, VmHWM, in MiB of the receiving process; growth: the larger of the rounds):',
+);
 console.table({ direct, proxied });
 console.log(`proxy/direct throughput ratio: ${(results.upload as { throughputRatio: number }).throughputRatio}`);
 console.log('\nValidate and suite:');

@@ -67,7 +67,7 @@ function parallel(count: number, selected: ReadonlySet<string>): Sink {
       if (message.type === 'ack') slot.waiting -= 1;
       worker.emit('progress');
     });
-    worker.on('error', (error) => {
+    worker.on('error', (error: Error) => {
       slot.failure = error;
       worker.emit('progress');
     });
