@@ -291,27 +291,20 @@ describe('the proxy forwards', () => {
       const disguised = await request(`${setup.proxy.url}http://127.0.0.1:9/steal`);
       expect(disguised.statusCode).toBe(404);
       await disguised.body.dump();
-      const climbing = await curl([
-        '-s',
-        '--path-as-is',
-        '-o',
-        '/dev/null',
-        '-w',
-        '%{http_code}',
-        `${setup.proxy.url}../admin`,
-      ]);
-      expect(climbing).toBe('400');
-      // The same climb spelled with escaped dots, which URL parsers read as dot segments.
-      const escaped = await curl([
-        '-s',
-        '--path-as-is',
-        '-o',
-        '/dev/null',
-        '-w',
-        '%{http_code}',
-        `${setup.proxy.url}%2e%2e/admin`,
-      ]);
-      expect(escaped).toBe('400');
+      // A climb out of the target's base path, also spelled with escaped dots (URL parsers read
+      // "%2e%2e" as a dot segment too).
+      for (const climb of ['../admin', '%2e%2e/admin']) {
+        const status = await curl([
+          '-s',
+          '--path-as-is',
+          '-o',
+          '/dev/null',
+          '-w',
+          '%{http_code}',
+          `${setup.proxy.url}${climb}`,
+        ]);
+        expect(status, climb).toBe('400');
+      }
       expect(await asForwardProxy('%{http_connect}', ['-p'])).toBe('405');
     } finally {
       await setup.dispose();
