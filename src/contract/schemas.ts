@@ -109,7 +109,16 @@ export function xmlNameOf(jsonName: string): string {
   return jsonName.charAt(0).toUpperCase() + jsonName.slice(1);
 }
 
-/** XML name → JSON name. */
+/** Names seen often enough to keep; a hostile document of endless new names stops adding here. */
+const JSON_NAMES_KEPT = 1024;
+const jsonNames = new Map<string, string>();
+
+/** XML name → JSON name. Kept once made: a name built afresh must be hashed afresh as a key. */
 export function jsonNameOf(xmlName: string): string {
-  return xmlName.charAt(0).toLowerCase() + xmlName.slice(1);
+  let name = jsonNames.get(xmlName);
+  if (name === undefined) {
+    name = xmlName.charAt(0).toLowerCase() + xmlName.slice(1);
+    if (jsonNames.size < JSON_NAMES_KEPT) jsonNames.set(xmlName, name);
+  }
+  return name;
 }

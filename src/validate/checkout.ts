@@ -3,7 +3,7 @@ import { jsonNamesNotLowerCase, xmlNamesNotPascalCase } from './casing.js';
 import type { Document } from './document.js';
 import type { Exchange } from './exchange.js';
 import type { ReadBodies } from './format.js';
-import { ADDRESS_FIELDS, displayPath, extraMembers, modelOf, schemaProblems, stringAt } from './model.js';
+import { ADDRESS_FIELDS, displayPath, extraMembers, memberOf, modelOf, schemaProblems, stringAt } from './model.js';
 import type { ViolationList } from './report-to.js';
 import type { CheckoutSetUp, CheckoutState } from './state.js';
 import { XSI_NAMESPACE } from './xml.js';
@@ -36,17 +36,16 @@ function checkCasing(document: Document, side: 'request' | 'response', what: str
   }
 }
 
-/** Built once: pointers made afresh on each call would be hashed afresh on each lookup. */
-const ADDRESS_POINTERS = ADDRESS_FIELDS.map((field) => [field, `/billing/address/${field}`] as const);
-
 function setUpOf(model: unknown): CheckoutSetUp {
   const address: Record<string, string> = {};
-  for (const [field, pointer] of ADDRESS_POINTERS) {
-    const value = stringAt(model, pointer);
-    if (value !== undefined) address[field] = value;
+  // The address is found once and its fields read from it, not each walked to from the root.
+  const found = memberOf(memberOf(model, 'billing'), 'address');
+  for (const field of ADDRESS_FIELDS) {
+    const value = memberOf(found, field);
+    if (typeof value === 'string') address[field] = value;
   }
-  const returnUrl = stringAt(model, '/returnUrl');
-  return returnUrl === undefined ? { address } : { returnUrl, address };
+  const returnUrl = memberOf(model, 'returnUrl');
+  return typeof returnUrl === 'string' ? { returnUrl, address } : { address };
 }
 
 function checkTax(document: Document, out: ViolationList): void {
@@ -221,7 +220,8 @@ function differences(sent: CheckoutSetUp, answered: CheckoutSetUp, format: Docum
       `${displayPath('/returnUrl', format)}: sent ${show(sent.returnUrl)}, answered ${show(answered.returnUrl)}`,
     );
   }
-  for (const [field, value] of Object.entries(sent.address)) {
+  for (const field in sent.address) {
+    const value = sent.address[field];
     if (answered.address[field] !== value) {
       const path = displayPath(`/billing/address/${field}`, format);
       found.push(`${path}: sent ${show(value)}, answered ${show(answered.address[field])}`);

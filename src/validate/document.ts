@@ -1,3 +1,4 @@
+import { withoutBom } from './exchange.js';
 import { MAX_DEPTH, parseXml, TOO_DEEP, type XmlElement } from './xml.js';
 
 // A body read as the document it claims or turns out to be: JSON value or XML element tree.
@@ -23,10 +24,10 @@ export function isTextualMediaType(type: string | undefined): boolean {
 
 /** The format a body's first significant character shows (a BOM and white space are skipped). */
 export function sniffFormat(text: string): BodyFormat | undefined {
-  const first = text
-    .replace(/^\uFEFF/, '')
-    .trimStart()
-    .charAt(0);
+  // Read in place: trimming first would copy a body that starts with white space.
+  let index = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  while (index < text.length && /\s/.test(text.charAt(index))) index += 1;
+  const first = text.charAt(index);
   if (first === '{' || first === '[') return 'json';
   if (first === '<') return 'xml';
   return undefined;
@@ -48,7 +49,7 @@ export function readDocument(text: string, format: BodyFormat): ReadResult {
   if (format === 'json') {
     let value: unknown;
     try {
-      value = JSON.parse(text.replace(/^\uFEFF/, ''));
+      value = JSON.parse(withoutBom(text));
     } catch (error) {
       return { ok: false, format, error: `invalid JSON: ${(error as Error).message}` };
     }

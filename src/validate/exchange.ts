@@ -106,6 +106,11 @@ export function knownBytes(body: RecordedBody | undefined): Buffer | undefined {
   return undefined;
 }
 
+/** The text without a leading byte order mark. */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /** The whole body as text, or undefined when it was not held whole. */
 export function bodyText(body: RecordedBody | undefined): string | undefined {
   if (!body) return undefined;

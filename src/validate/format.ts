@@ -16,13 +16,22 @@ function isEmpty(body: RecordedBody | undefined): boolean {
   return !body || body.size === 0;
 }
 
+const QUALITY = /;\s*q=([0-9.]+)/i;
+
 /** The format the client asked for: the Accept item of highest quality that names JSON or XML. */
 export function acceptedFormat(accept: string | undefined): { format: BodyFormat; type: string } | undefined {
   if (!accept) return undefined;
+  if (!accept.includes(',')) {
+    // One item, as nearly every client sends: nothing to rank.
+    const type = mediaType(accept) ?? '';
+    const format = formatOfMediaType(type);
+    const q = accept.includes(';') ? QUALITY.exec(accept) : null;
+    return format && (!q || Number(q[1]) > 0) ? { format, type } : undefined;
+  }
   const items = accept
     .split(',')
     .map((item, index) => {
-      const q = /;\s*q=([0-9.]+)/i.exec(item);
+      const q = QUALITY.exec(item);
       return { type: mediaType(item) ?? '', q: q ? Number(q[1]) : 1, index };
     })
     .filter((item) => item.q > 0 && formatOfMediaType(item.type))

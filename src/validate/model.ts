@@ -18,21 +18,41 @@ import { isXsiNil, type XmlElement } from './xml.js';
 
 const XS_DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
-function elementValue(element: XmlElement, schema: JsonSchema | undefined): unknown {
+/** How an element without child elements is read under a schema; worked out once per schema. */
+type LeafReading = 'number' | 'object' | 'text';
+const leafReadings = new WeakMap<JsonSchema, LeafReading>();
+
+function leafReadingOf(schema: JsonSchema | undefined): LeafReading {
+  if (!schema) return 'text';
+  let reading = leafReadings.get(schema);
+  if (reading === undefined) {
+    const types = typesOf(schema);
+    reading =
+      types.includes('number') && !types.includes('string') ? 'number' : types.includes('object') ? 'object' : 'text';
+    leafReadings.set(schema, reading);
+  }
+  return reading;
+}
+
+const NO_PROPERTIES = new Map<string, JsonSchema>();
+
+/** `skipped`: names of child elements left out (the XML-only nil elements under the root). */
+function elementValue(element: XmlElement, schema: JsonSchema | undefined, skipped?: ReadonlySet<string>): unknown {
   if (isXsiNil(element)) return null;
-  if (element.children.length === 0) {
-    const types = schema ? typesOf(schema) : [];
-    if (types.includes('number') && !types.includes('string')) {
+  const children = skipped ? element.children.filter((child) => !skipped.has(child.local)) : element.children;
+  if (children.length === 0) {
+    const reading = leafReadingOf(schema);
+    if (reading === 'number') {
       const text = element.text.trim();
       // A text that is no xs:decimal stays a string, so the schema reports it as "must be number".
       return XS_DECIMAL.test(text) ? Number(text) : element.text;
     }
-    if (types.includes('object') && element.text.trim() === '') return {};
+    if (reading === 'object' && element.text.trim() === '') return {};
     return element.text;
   }
-  const props = schema ? propertiesOf(schema) : new Map<string, JsonSchema>();
+  const props = schema ? propertiesOf(schema) : NO_PROPERTIES;
   const out: Record<string, unknown> = {};
-  for (const child of element.children) {
+  for (const child of children) {
     const key = jsonNameOf(child.local);
     const value = elementValue(child, props.get(key));
     if (key in out) {
@@ -43,16 +63,17 @@ function elementValue(element: XmlElement, schema: JsonSchema | undefined): unkn
   return out;
 }
 
+const xmlOnlyElements = new Map<SchemaName, ReadonlySet<string>>();
+
 /** The resource as a JSON-shaped value. XML-only nil elements (Tax) are left out: they are checked apart. */
 export function modelOf(document: Document, schemaName: SchemaName): unknown {
   if (document.format === 'json') return document.value;
-  const schema = schemas[schemaName];
-  const xmlOnly = new Set(xmlNilElementsOf(schemaName));
-  const root: XmlElement = {
-    ...document.root,
-    children: document.root.children.filter((child) => !xmlOnly.has(child.local)),
-  };
-  return elementValue(root, schema);
+  let xmlOnly = xmlOnlyElements.get(schemaName);
+  if (!xmlOnly) {
+    xmlOnly = new Set(xmlNilElementsOf(schemaName));
+    xmlOnlyElements.set(schemaName, xmlOnly);
+  }
+  return elementValue(document.root, schemas[schemaName], xmlOnly);
 }
 
 export interface SchemaProblem {
@@ -79,15 +100,29 @@ export function schemaProblems(model: unknown, schemaName: SchemaName): SchemaPr
 }
 
 /** Members of the model that the description does not name, as JSON pointers. */
-export function extraMembers(model: unknown, schema: JsonSchema = {}, path = '', found: string[] = []): string[] {
+export function extraMembers(
+  model: unknown,
+  schema: JsonSchema = {},
+  found: string[] = [],
+  trail: string[] = [],
+): string[] {
   if (model === null || typeof model !== 'object' || Array.isArray(model)) return found;
   const props = propertiesOf(schema);
   for (const key in model) {
     const sub = props.get(key);
-    if (!sub) found.push(`${path}/${key}`);
-    else extraMembers((model as Record<string, unknown>)[key], sub, `${path}/${key}`, found);
+    trail.push(key);
+    // The path is spelled only for a member that is found: nearly all of them are named.
+    if (!sub) found.push(`/${trail.join('/')}`);
+    else extraMembers((model as Record<string, unknown>)[key], sub, found, trail);
+    trail.pop();
   }
   return found;
+}
+
+/** A member of an object of the model; undefined when the value is no object or lacks it. */
+export function memberOf(value: unknown, name: string): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  return (value as Record<string, unknown>)[name];
 }
 
 const pointerSegments = new Map<string, string[]>();
@@ -100,10 +135,7 @@ export function stringAt(model: unknown, pointer: string): string | undefined {
     pointerSegments.set(pointer, segments);
   }
   let here: unknown = model;
-  for (const key of segments) {
-    if (here === null || typeof here !== 'object' || Array.isArray(here)) return undefined;
-    here = (here as Record<string, unknown>)[key];
-  }
+  for (const key of segments) here = memberOf(here, key);
   return typeof here === 'string' ? here : undefined;
 }
 

@@ -1,4 +1,5 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { withoutBom } from './exchange.js';
 
 // Namespace-aware XML reading with saxes: one strict, streaming pass that resolves every prefix to
 // its namespace, so rules compare namespaces, never prefix text. A document that declares a DOCTYPE
@@ -91,16 +92,18 @@ class TreeReader {
 // that fails leaves its parser half-way: that one is dropped and the next document gets a new one.
 let idleReader: TreeReader | undefined;
 
+const DECLARATION = /<!(?:DOCTYPE|ENTITY)/i;
+
 /** Parses an XML document into a namespace-resolved element tree, or says why it cannot. */
 export function parseXml(text: string): XmlParseResult {
-  if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) {
+  if (text.includes('<!') && DECLARATION.test(text)) {
     return { ok: false, error: 'DOCTYPE and entity declarations are not accepted' };
   }
   const reader = idleReader ?? new TreeReader();
   idleReader = undefined;
   let root: XmlElement | undefined;
   try {
-    root = reader.read(text.replace(/^\uFEFF/, ''));
+    root = reader.read(withoutBom(text));
   } catch (error) {
     // saxes says "line:column: message."; reports say it the other way round.
     const raw = (error as Error).message;

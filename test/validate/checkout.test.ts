@@ -54,6 +54,26 @@ describe('checkout casing and roots', () => {
     ]);
   });
 
+  it('names each badly cased member by its whole path, whatever its first letter', () => {
+    const casingPaths = (exchange: Parameters<typeof validateExchange>[0]) =>
+      validateExchange(exchange)
+        .filter((v) => v.rule.endsWith('.casing'))
+        .map((v) => v.path);
+    const json = jsonResponse((b) => {
+      b.billing.address.émail = 'a@b.test';
+      b.billing.address.Ünit = '2';
+      b.extras = [{ sku: 1 }, { _Sku: 2 }];
+    });
+    expect(casingPaths(checkoutPost('json', undefined, json))).toEqual(['/billing/address/Ünit', '/extras/1/_Sku']);
+    const xml = checkoutResponseXml()
+      .replace('<Line1>', '<Ëtage>2</Ëtage><étage>2</étage><Line1>')
+      .replace('<Status>', '<_status/><Status>');
+    expect(casingPaths(checkoutPost('xml', undefined, xml))).toEqual([
+      '/Checkout/_status',
+      '/Checkout/Billing/Address/étage',
+    ]);
+  });
+
   it('reads prefixed element names by their local part', () => {
     const prefixed = checkoutResponseXml()
       .replace('<Checkout ', '<c:Checkout xmlns:c="urn:example" ')
