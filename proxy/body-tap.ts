@@ -6,12 +6,12 @@ import { isTextualMediaType } from '../src/validate/document.js';
 import type { MultipartPart, RecordedBody } from '../src/validate/exchange.js';
 import { mediaType } from '../src/validate/exchange.js';
 
-// Watches a body flow past without holding it: counts, hashes and keeps the first bytes; keeps the
-// whole body only while it stays under the validation limit; reads multipart part headers as they
-// pass. What it saw becomes a RecordedBody for the core.
+// Watches a body flow past without holding it: counts and keeps the first bytes; keeps the whole
+// body only while it stays under the validation limit; reads multipart part headers as they pass.
+// What it saw becomes a RecordedBody for the core. A body recorded as text needs no digest (the
+// text is there); any other is hashed, from the moment it outgrows the limit or at the end.
 
 const HEAD_BYTES = 64;
-const EMPTY_SHA256 = createHash('sha256').digest('hex');
 
 export interface TapOptions {
   /** Keep bodies up to this size whole for validation (JSON, XML, forms). */
@@ -22,7 +22,7 @@ export interface TapOptions {
 
 export class BodyTap {
   size = 0;
-  // Made on the first chunk: most requests (GETs) have no body at all.
+  // Made only once the body is too large to keep: a kept body is hashed at the end, if at all.
   private hash: Hash | undefined;
   private head = Buffer.alloc(0);
   private kept: Buffer[] | undefined = [];
@@ -67,15 +67,19 @@ export class BodyTap {
 
   push(chunk: Buffer): void {
     this.size += chunk.length;
-    if (!this.hash) this.hash = createHash('sha256');
-    this.hash.update(chunk);
     if (this.head.length < HEAD_BYTES)
       this.head = Buffer.concat([this.head, chunk.subarray(0, HEAD_BYTES - this.head.length)]);
     if (this.kept) {
       this.keptSize += chunk.length;
-      if (this.keptSize > this.options.keepLimit) this.kept = undefined;
-      else this.kept.push(chunk);
+      if (this.keptSize <= this.options.keepLimit) this.kept.push(chunk);
+      else {
+        const hash = createHash('sha256');
+        for (const kept of this.kept) hash.update(kept);
+        this.hash = hash;
+        this.kept = undefined;
+      }
     }
+    this.hash?.update(chunk);
     this.parser?.write(chunk);
   }
 
@@ -91,12 +95,14 @@ export class BodyTap {
 
   private read(contentEncoding?: string): RecordedBody {
     this.parser?.end();
-    const body: RecordedBody = { size: this.size, sha256: this.hash ? this.hash.digest('hex') : EMPTY_SHA256 };
+    const body: RecordedBody = { size: this.size };
     if (this.size === 0) {
       body.text = '';
       return body;
     }
-    let whole: Buffer | undefined = this.kept ? Buffer.concat(this.kept) : undefined;
+    // As it came on the wire, before any decoding: that is what the digest is of.
+    const raw = this.kept ? Buffer.concat(this.kept) : undefined;
+    let whole: Buffer | undefined = raw;
     if (whole && contentEncoding && contentEncoding !== 'identity') {
       try {
         const limit = { maxOutputLength: this.options.keepLimit };
@@ -114,8 +120,12 @@ export class BodyTap {
       }
     }
     if (this.parts.length > 0) body.parts = this.parts;
-    if (whole && (!this.type || isTextualMediaType(this.type))) body.text = whole.toString('utf8');
-    else if (whole && this.options.keepBinary) body.base64 = whole.toString('base64');
+    if (whole && (!this.type || isTextualMediaType(this.type))) {
+      body.text = whole.toString('utf8');
+      return body;
+    }
+    body.sha256 = (this.hash ?? createHash('sha256').update(raw ?? Buffer.alloc(0))).digest('hex');
+    if (whole && this.options.keepBinary) body.base64 = whole.toString('base64');
     else {
       body.headBase64 = this.head.toString('base64');
       if (!whole && (!this.type || isTextualMediaType(this.type)) && !body.skipped)

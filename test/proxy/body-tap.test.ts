@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { BodyTap } from '../../proxy/body-tap.js';
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(3000, 7)]);
+
+/** Pushes the bytes in chunks of `size`, as a socket would hand them over. */
+function tapped(bytes: Buffer, type: string, options = { keepLimit: 1024, keepBinary: false }, size = 500) {
+  const tap = new BodyTap({ 'content-type': type }, options);
+  for (let at = 0; at < bytes.length; at += size) tap.push(bytes.subarray(at, at + size));
+  return tap;
+}
+
+describe('the body tap', () => {
+  it('records a text body whole, without a digest', () => {
+    const xml = Buffer.from('<Checkout><Status>Open</Status></Checkout>');
+    expect(tapped(xml, 'application/xml', undefined, 7).finish()).toEqual({ size: xml.length, text: xml.toString() });
+  });
+
+  it('decodes a gzip text body for the core', () => {
+    const json = Buffer.from('{"status":"Open"}');
+    const body = tapped(gzipSync(json), 'application/json').finish('gzip');
+    expect(body.text).toBe(json.toString());
+    expect(body.sha256).toBeUndefined();
+  });
+
+  it('gives a kept binary body a digest of its bytes and its first bytes', () => {
+    const small = PDF.subarray(0, 900);
+    const body = tapped(small, 'application/pdf').finish();
+    expect(body).toEqual({ size: 900, sha256: sha256(small), headBase64: small.subarray(0, 64).toString('base64') });
+  });
+
+  it('digests every byte of a body that outgrows the limit part-way through a chunk', () => {
+    const body = tapped(PDF, 'application/pdf', { keepLimit: 1200, keepBinary: false }, 700).finish();
+    expect(body.size).toBe(PDF.length);
+    expect(body.sha256).toBe(sha256(PDF));
+    expect(body.base64).toBeUndefined();
+  });
+
+  it('says a text body over the limit was not validated, and digests it', () => {
+    const big = Buffer.from(`{"pad":"${'x'.repeat(3000)}"}`);
+    const body = tapped(big, 'application/json').finish();
+    expect(body.text).toBeUndefined();
+    expect(body.sha256).toBe(sha256(big));
+    expect(body.skipped).toMatch(/too large/);
+  });
+
+  it('keeps a binary body whole under --record-bodies, with its digest', () => {
+    const body = tapped(PDF, 'application/pdf', { keepLimit: 1 << 20, keepBinary: true }).finish();
+    expect(body.base64).toBe(PDF.toString('base64'));
+    expect(body.sha256).toBe(sha256(PDF));
+  });
+});
