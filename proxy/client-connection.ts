@@ -499,27 +499,23 @@ export class ClientConnection {
     const answer = flight.answer;
     if (!answer || flight.finished) return;
     const { exchange } = flight;
-    const complete = (text: string | undefined) => {
-      exchange.request.body = flight.requestTap.finish(flight.headers['content-encoding']);
-      exchange.response = {
-        status: answer.status,
-        headers: answer.headers,
-        body: answer.tap.finish(answer.headers['content-encoding']),
-      };
-      if (text !== undefined && exchange.response.body) exchange.response.body.text = text;
-      exchange.violations = this.context.judge(exchange);
-    };
+    // A streamed answer is complete for the client before it is judged.
     if (!answer.buffered) {
       if (answer.chunked) this.client.write(LAST_CHUNK);
       if (answer.empty) this.writeAnswerHead(flight, answer, {});
-      complete(undefined);
+    }
+    exchange.request.body = flight.requestTap.finish(flight.headers['content-encoding']);
+    // The tap kept a buffered answer too, and reads it as text once: judged, recorded and rewritten.
+    const body = answer.tap.finish(answer.headers['content-encoding']);
+    exchange.response = { status: answer.status, headers: answer.headers, body };
+    exchange.violations = this.context.judge(exchange);
+    if (!answer.buffered) {
       this.finish(flight);
       return;
     }
     let bytes = answer.buffered.length === 1 ? (answer.buffered[0] as Buffer) : Buffer.concat(answer.buffered);
-    const original = bytes.toString('utf8');
-    complete(answer.encoded ? undefined : original);
     if (this.context.rewriteUrls && !answer.encoded) {
+      const original = body.text ?? bytes.toString('utf8');
       const rewritten = rewriteTargetUrls(original, this.context.targetBase, flight.proxyBase);
       if (rewritten !== original) bytes = Buffer.from(rewritten);
     }
