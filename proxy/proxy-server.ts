@@ -42,6 +42,8 @@ export interface ProxyOptions {
 export interface ProxyHandle {
   url: string;
   tally: ViolationTally;
+  /** Why the recording is incomplete (a file that could not be written), if it is. */
+  recordingFailure(): string | undefined;
   /** Stops accepting, lets exchanges in flight finish, flushes the recording. */
   close(): Promise<void>;
 }
@@ -89,11 +91,15 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     members: options.redact?.members ?? [],
   };
   const redact = exchangeRedactor(redaction);
-  const recorder = new Recorder(options.recordFile, options.harFile);
+  const log = options.log ?? (() => {});
+  // A recording that cannot be written (a full disk) must not stop the traffic it records: the
+  // proxy says so once and goes on forwarding and judging.
+  const recorder = new Recorder(options.recordFile, options.harFile, (message) =>
+    log(`print-conformance: ${message}; exchanges from now on are not recorded there`),
+  );
   await recorder.ready();
   const state = new CheckoutState();
   const tally = new ViolationTally();
-  const log = options.log ?? (() => {});
   const listenHost = options.host ?? '127.0.0.1';
   const allowedHosts = options.allowedHosts ?? [];
   const connections = new Set<ClientConnection>();
@@ -162,6 +168,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   return {
     url: `${origin}/`,
     tally,
+    recordingFailure: () => recorder.failure,
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       const drained = () =>

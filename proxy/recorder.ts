@@ -13,10 +13,28 @@ const HAR_HEAD =
   '{\n  "log": {\n    "version": "1.2",\n    "creator": { "name": "print-conformance", "version": "1" },\n    "entries": [\n';
 const HAR_TAIL = '\n    ]\n  }\n}\n';
 
+/** Resolves once the file is open, or rejects with why it cannot be; leaves no listener behind. */
 function opened(stream: WriteStream): Promise<void> {
   return new Promise((resolve, reject) => {
-    stream.once('ready', resolve);
-    stream.once('error', reject);
+    const ready = () => {
+      stream.off('error', failed);
+      resolve();
+    };
+    const failed = (error: Error) => {
+      stream.off('ready', ready);
+      reject(error);
+    };
+    stream.once('ready', ready);
+    stream.once('error', failed);
+  });
+}
+
+/** Ends a stream and waits for it; a stream that broke is let go at once. */
+function ended(stream: WriteStream, tail: string | undefined): Promise<void> {
+  if (stream.errored || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    stream.once('error', () => resolve());
+    stream.end(tail, () => resolve());
   });
 }
 
@@ -27,8 +45,15 @@ export class Recorder {
   private pendingLines = '';
   private pendingHar = '';
   private flushScheduled = false;
+  /** Why a file stopped being written (a full disk, say), once one did. */
+  failure: string | undefined;
 
-  constructor(ndjsonFile: string | undefined, harFile: string | undefined) {
+  /** @param failed told once, when a file can no longer be written: the proxy goes on forwarding. */
+  constructor(
+    private readonly ndjsonFile: string | undefined,
+    private readonly harFile: string | undefined,
+    private readonly failed: (message: string) => void = () => {},
+  ) {
     this.ndjson = ndjsonFile ? createWriteStream(ndjsonFile, { flags: 'a' }) : undefined;
     this.har = harFile ? createWriteStream(harFile) : undefined;
   }
@@ -36,7 +61,15 @@ export class Recorder {
   /** Resolves once the files are open, or rejects with why one cannot be written. */
   async ready(): Promise<void> {
     await Promise.all([this.ndjson, this.har].filter((s): s is WriteStream => s !== undefined).map(opened));
+    this.ndjson?.on('error', (error) => this.broke(this.ndjsonFile, error));
+    this.har?.on('error', (error) => this.broke(this.harFile, error));
     this.har?.write(HAR_HEAD);
+  }
+
+  private broke(file: string | undefined, error: NodeJS.ErrnoException): void {
+    if (this.failure) return;
+    this.failure = `cannot write ${file}: ${error.code ?? error.message}`;
+    this.failed(this.failure);
   }
 
   record(exchange: RecordedExchange): void {
@@ -53,19 +86,19 @@ export class Recorder {
 
   private flush(): void {
     this.flushScheduled = false;
-    if (this.pendingLines) this.ndjson?.write(this.pendingLines);
-    if (this.pendingHar) this.har?.write(this.pendingHar);
+    // A stream that broke takes nothing more; the other one goes on.
+    if (this.pendingLines && this.ndjson && !this.ndjson.errored) this.ndjson.write(this.pendingLines);
+    if (this.pendingHar && this.har && !this.har.errored) this.har.write(this.pendingHar);
     this.pendingLines = '';
     this.pendingHar = '';
   }
 
   async close(): Promise<void> {
     this.flush();
-    const ends = [this.ndjson, this.har].map((stream, index) => {
-      if (!stream) return Promise.resolve();
-      return new Promise<void>((resolve) => stream.end(index === 1 ? HAR_TAIL : undefined, resolve));
-    });
-    await Promise.all(ends);
+    await Promise.all([
+      this.ndjson ? ended(this.ndjson, undefined) : undefined,
+      this.har ? ended(this.har, HAR_TAIL) : undefined,
+    ]);
   }
 }
 

@@ -166,6 +166,12 @@ export function proxyCommand(yargs: Argv) {
         }
       }
       process.exitCode = proxy.tally.exitCode(argv.strict);
+      const failure = proxy.recordingFailure();
+      if (failure) {
+        // The verdicts stand, but what was asked for is missing: scripts must not take it as a pass.
+        log(`print-conformance: the recording is incomplete (${failure})`);
+        process.exitCode = 2;
+      }
     },
   );
 }

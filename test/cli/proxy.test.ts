@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,6 +52,26 @@ describe('print-conformance proxy', () => {
     expect(readFileSync(record, 'utf8').trim().split('\n')).toHaveLength(2);
     expect(readFileSync(summary, 'utf8')).toContain('| `checkout.return-url.length` | must | 1 | 0 |');
   });
+
+  // /dev/full refuses every write with ENOSPC: a disk that fills up during a run.
+  it.skipIf(!existsSync('/dev/full'))(
+    'goes on forwarding when the recording cannot be written, says so, and exits 2 with the rest kept',
+    async () => {
+      const har = join(folder, 'beside-full.har');
+      const proxy = await startProxyCli(['--record', '/dev/full', '--har', har]);
+      for (let index = 0; index < 3; index += 1) {
+        expect((await fetch(`${proxy.url}orders`, { method: 'POST' })).status).toBe(201);
+      }
+      const { code, stderr } = await proxy.stop();
+      expect(code).toBe(2);
+      expect(
+        stderr.match(/cannot write \/dev\/full: ENOSPC; exchanges from now on are not recorded there/g),
+      ).toHaveLength(1);
+      expect(stderr).toMatch(/summary: 3 exchanges/);
+      expect(stderr).toMatch(/the recording is incomplete \(cannot write \/dev\/full: ENOSPC\)\n$/);
+      expect(JSON.parse(readFileSync(har, 'utf8')).log.entries).toHaveLength(3);
+    },
+  );
 
   it('exits 0 when nothing broke a rule, and --no-violations-header keeps answers clean', async () => {
     const proxy = await startProxyCli(['--no-violations-header']);
