@@ -68,20 +68,55 @@ export async function* ndjsonLines(file: string): AsyncGenerator<LineBatch> {
   if (rest !== '') yield batchOf(rest, true);
 }
 
+/** The head of a HAR document up to its entries array, as the proxy writes it (one entry per line). */
+const HAR_ENTRIES_START = /^\s*\{\s*"log"\s*:[\s\S]*?"entries"\s*:\s*\[[ \t]*\r?\n/;
+
+/**
+ * The entries of a HAR document cut off while it was written (a proxy killed before it could
+ * close it): the proxy writes one entry per line, so whole lines are read until one does not
+ * parse. Undefined when the text is not laid out so, or holds no whole entry.
+ */
+function entriesOfCutHar(text: string): HarEntry[] | undefined {
+  const start = HAR_ENTRIES_START.exec(text);
+  if (!start) return undefined;
+  const entries: HarEntry[] = [];
+  for (const line of text.slice(start[0].length).split('\n')) {
+    const entry = line.trim().replace(/,$/, '');
+    if (!entry.startsWith('{')) break;
+    try {
+      entries.push(JSON.parse(entry));
+    } catch {
+      break;
+    }
+  }
+  return entries.length > 0 ? entries : undefined;
+}
+
 /** The entries of a HAR file as exchanges; an entry that cannot be read is a warning. */
 export function harExchanges(file: string): ({ exchange: Exchange } | { warning: string })[] {
+  const text = readFileSync(file, 'utf8');
   let har: { log?: { entries?: HarEntry[] } };
+  let cut = false;
   try {
-    har = JSON.parse(readFileSync(file, 'utf8'));
+    har = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${file} is not valid HAR: ${(error as Error).message}`);
+    // A recording cut off by a crash keeps what it holds, as an NDJSON recording does.
+    const entries = entriesOfCutHar(text);
+    if (!entries) throw new UsageError(`${file} is not valid HAR: ${(error as Error).message}`);
+    har = { log: { entries } };
+    cut = true;
   }
   if (!Array.isArray(har.log?.entries)) throw new UsageError(`${file} is not valid HAR: log.entries is missing`);
-  return har.log.entries.map((entry, index) => {
+  const read: ({ exchange: Exchange } | { warning: string })[] = har.log.entries.map((entry, index) => {
     try {
       return { exchange: exchangeOfHarEntry(entry) };
     } catch (error) {
       return { warning: `HAR entry ${index + 1} skipped: ${(error as Error).message}` };
     }
   });
+  if (cut)
+    read.push({
+      warning: `the HAR document ends early (cut off before it was closed?): its first ${read.length} entries were read`,
+    });
+  return read;
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Recorder } from '../../proxy/recorder.js';
 import { send } from '../../src/http/send.js';
 import { startReferenceService } from '../../src/reference/service.js';
 import type { Exchange } from '../../src/validate/exchange.js';
@@ -89,6 +90,28 @@ describe('print-conformance validate', () => {
       expect(json.rules.find((r: { id: string }) => r.id === 'checkout.xml.tax-nil').status).toBe('passed');
       expect(json.rules.find((r: { id: string }) => r.id === 'upload.raw').status).toBe('skipped');
     }
+  });
+
+  it('reads the whole entries of a HAR the proxy could not close (killed mid-write), and says it ends early', async () => {
+    const exchanges = await traffic();
+    const file = join(folder, 'killed.har');
+    const recorder = new Recorder(undefined, file);
+    await recorder.ready();
+    for (const exchange of exchanges) recorder.record({ ...exchange, violations: [] });
+    await recorder.close();
+    const whole = readFileSync(file, 'utf8');
+    // Cut inside the last entry, as a kill -9 during a write would leave it.
+    writeFileSync(file, whole.slice(0, whole.lastIndexOf('"response"')));
+    const result = await runCli(['validate', file, '--report-dir', join(folder, 'r-killed')]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      'the HAR document ends early (cut off before it was closed?): its first 2 entries were read',
+    );
+    expect(result.stderr).toContain('2 exchanges read');
+    writeFileSync(file, whole.slice(0, whole.indexOf('"entries"')));
+    const nothing = await runCli(['validate', file]);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toMatch(/killed\.har is not valid HAR: /);
   });
 
   it('fails the rule a service broke, in NDJSON and HAR alike, and keeps credentials out of the reports', async () => {
