@@ -42,7 +42,7 @@ const cli = yargs(hideBin(process.argv))
     describe: `JSON file of option values (default: the nearest ${CONFIG_FILE} upward)`,
   })
   .epilogue(
-    `Every option can also come from the environment, as PRINT_CONFORMANCE_<COMMAND>_<OPTION> or (for all commands but serve) PRINT_CONFORMANCE_<OPTION>, e.g. PRINT_CONFORMANCE_BASE_URL, and from a config file (--config, or the nearest ${CONFIG_FILE} upward). The command line wins over the environment, which wins over the file.`,
+    `Every option can also come from the environment, as PRINT_CONFORMANCE_<COMMAND>_<OPTION> or (for all commands but serve) PRINT_CONFORMANCE_<OPTION>, e.g. PRINT_CONFORMANCE_BASE_URL, and from a config file (--config, or the nearest ${CONFIG_FILE} upward). The command line wins over the environment, which wins over the file.\n\nExit codes: 0 every must rule held (with --strict, every should rule too), 1 a rule failed, 2 the run could not be made or is incomplete (a bad option, an unreachable service, a file that cannot be read or written); one line on stderr says why.`,
   )
   .strict()
   .recommendCommands()

@@ -24,7 +24,10 @@ export function proxyCommand(yargs: Argv) {
           .option('port', { type: 'number', default: 0, describe: 'Port to listen on (0: any free port)' })
           .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
           .option('record', { type: 'string', describe: 'Append each exchange to this NDJSON file as it completes' })
-          .option('har', { type: 'string', describe: 'Also write HAR 1.2 here when the proxy stops' })
+          .option('har', {
+            type: 'string',
+            describe: 'Also write HAR 1.2 here, entry by entry (the document is closed when the proxy stops)',
+          })
           .option('record-bodies', {
             type: 'boolean',
             default: false,
