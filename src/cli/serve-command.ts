@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import { DEFAULT_MAX_UPLOAD, startReferenceService } from '../reference/service.js';
+import type { ReferenceService } from '../reference/service.js';
 import { parseByteSize } from './byte-size.js';
 import { withSettings } from './settings.js';
 import { UsageError } from './usage-error.js';
@@ -33,11 +33,13 @@ export function serveCommand(yargs: Argv) {
     async (argv) => {
       if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535)
         throw new UsageError(`--port ${argv.port} is not a port number`);
-      const maxUploadBytes = parseByteSize(argv['max-upload'] ?? String(DEFAULT_MAX_UPLOAD), '--max-upload');
+      const maxUploadBytes = parseByteSize(argv['max-upload'], '--max-upload');
       const clientSecret = argv['client-secret'];
       if (argv['client-id'] !== undefined && clientSecret === undefined)
         throw new UsageError('--client-id needs --client-secret');
-      let service: Awaited<ReturnType<typeof startReferenceService>>;
+      // Loaded here, not with the CLI: every other command would pay for the service's modules.
+      const { startReferenceService } = await import('../reference/service.js');
+      let service: ReferenceService;
       try {
         service = await startReferenceService({
           port: argv.port,
