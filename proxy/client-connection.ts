@@ -107,6 +107,8 @@ interface Flight {
   peekedSize: number;
   /** The client sent "Expect: 100-continue" and the proxy answered it itself. */
   continued: boolean;
+  /** Sent again on a new connection after a kept one closed under it. */
+  resent: boolean;
   forwarded: boolean;
   /** The rest of the request body is read and dropped (it was refused, blocked or answered). */
   discarding: boolean;
@@ -247,6 +249,7 @@ export class ClientConnection {
       peekLimit: 0,
       peekedSize: 0,
       continued: false,
+      resent: false,
       forwarded: false,
       discarding: false,
       requestEnded: false,
@@ -560,6 +563,16 @@ export class ClientConnection {
       this.fail(flight, 503, 'the proxy stopped before the exchange completed');
     } else if (failure.kind === 'timeout') {
       this.fail(flight, 504, `the target ${targetBase} did not answer within ${answerTimeoutMs / 1000} s`);
+    } else if (failure.kind === 'stale' && this.canResend(flight)) {
+      flight.resent = true;
+      this.upstream = undefined;
+      this.forward(flight);
+    } else if (failure.kind === 'stale') {
+      this.fail(
+        flight,
+        502,
+        `the target ${targetBase} closed a kept-alive connection before answering (${failure.code}); a request with a body or of a method that is not idempotent is not sent twice`,
+      );
     } else if (failure.kind === 'unreachable') {
       this.fail(flight, 502, `the target ${targetBase} cannot be reached (${failure.code})`);
     } else if (failure.kind === 'malformed') {
@@ -571,6 +584,17 @@ export class ClientConnection {
       flight.headSent = true;
       this.fail(flight, 502, 'the target broke off the answer');
     }
+  }
+
+  /**
+   * Whether a request may go out again after a kept connection closed under it (RFC 9110 §9.2.2):
+   * once, for an idempotent method without a body, which the proxy can send again whole.
+   */
+  private canResend(flight: Flight): boolean {
+    const method = flight.head.method;
+    const idempotent = method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || method === 'DELETE';
+    const bodiless = !flight.chunked && (flight.headers['content-length'] ?? '0') === '0';
+    return idempotent && bodiless && !flight.resent && !flight.continued;
   }
 
   /** The exchange cannot complete: it is recorded as failed, and the client told if it still can be. */

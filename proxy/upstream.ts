@@ -15,6 +15,8 @@ export interface AnswerEvents extends MessageEvents {
 export type UpstreamFailure =
   | { kind: 'timeout' }
   | { kind: 'unreachable'; code: string }
+  /** A connection kept from an earlier exchange closed before any byte of the answer came. */
+  | { kind: 'stale'; code: string }
   | { kind: 'broken'; code: string }
   | { kind: 'malformed'; code: string }
   | { kind: 'internal'; message: string };
@@ -31,6 +33,10 @@ export class Upstream {
   private idleMs = DEFAULT_IDLE_MS;
   closed = false;
   private idleSince = 0;
+  /** The request now out went on a connection an earlier exchange had used. */
+  private reused = false;
+  /** Some byte of the answer to the request now out has come. */
+  private heard = false;
 
   constructor(target: URL, answerTimeoutMs: number) {
     const secure = target.protocol === 'https:';
@@ -54,6 +60,7 @@ export class Upstream {
       end: () => this.end(),
     });
     this.socket.on('data', (chunk: Buffer) => {
+      this.heard = true;
       try {
         const error = this.parser.execute(chunk);
         if (error) this.fail({ kind: 'malformed', code: error });
@@ -63,6 +70,11 @@ export class Upstream {
       }
     });
     this.socket.on('end', () => {
+      // A kept connection the target closed as a request went out on it: nothing of it was heard.
+      if (this.waiting && this.reused && !this.heard) {
+        this.lost('ECONNRESET');
+        return;
+      }
       // A body that runs to the end of the connection ends here; any other is cut off.
       const error = this.waiting ? this.parser.finish() : undefined;
       if (error) this.fail({ kind: 'broken', code: 'ECONNRESET' });
@@ -72,17 +84,11 @@ export class Upstream {
       if (this.waiting && !this.answered) this.fail({ kind: 'timeout' });
       else if (!this.waiting) this.destroy();
     });
-    this.socket.on('error', (error: NodeJS.ErrnoException) =>
-      this.fail(
-        this.answered
-          ? { kind: 'broken', code: error.code ?? error.message }
-          : { kind: 'unreachable', code: error.code ?? error.message },
-      ),
-    );
+    this.socket.on('error', (error: NodeJS.ErrnoException) => this.lost(error.code ?? error.message));
     this.socket.on('close', () => {
       this.closed = true;
       this.parser.close();
-      this.fail(this.answered ? { kind: 'broken', code: 'ECONNRESET' } : { kind: 'unreachable', code: 'ECONNRESET' });
+      this.lost('ECONNRESET');
     });
   }
 
@@ -99,6 +105,8 @@ export class Upstream {
   send(head: string, events: AnswerEvents, bodyFollows: boolean): void {
     this.waiting = events;
     this.answered = false;
+    this.reused = this.idleSince !== 0;
+    this.heard = false;
     if (!bodyFollows) {
       this.socket.write(head, 'latin1');
       return;
@@ -162,6 +170,15 @@ export class Upstream {
     this.idleSince = performance.now();
     if (this.closed) this.socket.destroy();
     events?.end();
+  }
+
+  /** The connection broke or closed: what that means depends on how far the answer had come. */
+  private lost(code: string): void {
+    if (this.answered) this.fail({ kind: 'broken', code });
+    // A target may close a kept-alive connection just as a request goes out on it (its idle
+    // timeout, told to nobody): nothing of the request was handled, and it can be sent again.
+    else if (this.reused && !this.heard) this.fail({ kind: 'stale', code });
+    else this.fail({ kind: 'unreachable', code });
   }
 
   private fail(failure: UpstreamFailure): void {

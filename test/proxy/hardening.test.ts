@@ -396,6 +396,48 @@ describe('the proxy under hostile input and faults', () => {
     }
   });
 
+  it('sends a GET again on a new connection when a kept one closes under it, but never a POST', async () => {
+    // The target closes each kept-alive connection as the second request arrives on it, without a
+    // word, as a server whose idle timeout fires just then does: by FIN, or by RST.
+    for (const close of ['end', 'reset'] as const) {
+      const seen: string[] = [];
+      const target = createNetServer((socket) => {
+        let heads = 0;
+        socket.on('data', (chunk) => {
+          for (const head of chunk.toString('latin1').match(/^[A-Z]+ \S+/gm) ?? []) {
+            heads += 1;
+            seen.push(head);
+            if (heads === 2) {
+              if (close === 'end') socket.end();
+              else socket.resetAndDestroy();
+              return;
+            }
+            socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}');
+          }
+        });
+        socket.on('error', () => {});
+      }).listen(0, '127.0.0.1');
+      await once(target, 'listening');
+      const proxy = await startProxy({ target: `http://127.0.0.1:${(target.address() as { port: number }).port}/v2/` });
+      try {
+        const get = 'GET /checkout/abc HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\n';
+        const gets = await raw(proxy.url, get + get.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'));
+        expect(gets.match(/HTTP\/1\.1 \d{3}/g), close).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
+        expect(seen, close).toEqual(['GET /v2/checkout/abc', 'GET /v2/checkout/abc', 'GET /v2/checkout/abc']);
+
+        seen.length = 0;
+        const post = `POST /checkout/abc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`;
+        const posted = await raw(proxy.url, get + post);
+        expect(posted.match(/HTTP\/1\.1 \d{3}/g), close).toEqual(['HTTP/1.1 200', 'HTTP/1.1 502']);
+        expect(posted).toMatch(/closed a kept-alive connection before answering/);
+        expect(seen, close).toEqual(['GET /v2/checkout/abc', 'POST /v2/checkout/abc']);
+      } finally {
+        await proxy.close();
+        target.close();
+      }
+    }
+  });
+
   it('refuses Host names that are not its own, so a web page cannot reach the target through it', async () => {
     const setup = await proxiedService({ proxy: { allowedHosts: ['conformance.example.test'] } });
     try {
