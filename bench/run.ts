@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { benchProxyCost } from './proxy-cost.js';
 import { benchReferenceUpload } from './reference-upload.js';
 import { benchSuiteWallTime } from './suite-wall-time.js';
+import { targetRows } from './targets.js';
 import { benchValidateThroughput } from './validate-throughput.js';
 
 // `npm run bench`: one run on loopback that writes reports/bench.json and prints the tables.
@@ -45,6 +46,16 @@ results.validate = await benchValidateThroughput();
 step('suite: npx print-conformance against the embedded default');
 results.suite = benchSuiteWallTime();
 
+const validate = results.validate as { exchangesPerSecond: number };
+const suite = results.suite as { bestSeconds: number };
+results.targets = targetRows({
+  ratios: proxyCost.ratios,
+  uploadRatio: (results.upload as { throughputRatio: number }).throughputRatio,
+  uploadGrowthMiB: proxied.peakGrowthMiB,
+  validatePerSecond: validate.exchangesPerSecond,
+  suiteSeconds: suite.bestSeconds,
+});
+
 const folder = join(import.meta.dirname, '..', 'reports');
 mkdirSync(folder, { recursive: true });
 writeFileSync(join(folder, 'bench.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -59,4 +70,6 @@ console.table({ direct, proxied });
 console.log(`proxy/direct throughput ratio: ${(results.upload as { throughputRatio: number }).throughputRatio}`);
 console.log('\nValidate and suite:');
 console.table({ validate: results.validate, suite: results.suite });
+console.log('\nTargets:');
+console.table(results.targets);
 console.log(`\nwritten ${join(folder, 'bench.json')}`);
