@@ -1,7 +1,7 @@
 import { propertiesOf, schemas } from '../contract/schemas.js';
 import { jsonNamesNotLowerCase, xmlNamesNotPascalCase } from './casing.js';
 import type { Document } from './document.js';
-import type { Exchange } from './exchange.js';
+import { type Exchange, portInRange } from './exchange.js';
 import type { ReadBodies } from './format.js';
 import { ADDRESS_FIELDS, displayPath, extraMembers, memberOf, modelOf, schemaProblems, stringAt } from './model.js';
 import type { ViolationList } from './report-to.js';
@@ -199,11 +199,12 @@ export function checkCheckout(
   }
 }
 
-/** An http(s) URL with a plain host name, a port under 10000 and nothing a URL parser would have to judge. */
-const PLAIN_HTTP_URL = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,4})?(?:[/?][A-Za-z0-9\-._~!$&()*+,;=:@/?%]*)?$/;
+/** An http(s) URL with a plain host name, a port and nothing a URL parser would have to judge. */
+const PLAIN_HTTP_URL = /^https?:\/\/[A-Za-z0-9.-]+(?::(\d{1,5}))?(?:[/?][A-Za-z0-9\-._~!$&()*+,;=:@/?%]*)?$/;
 
 function isAbsoluteHttpUrl(value: string): boolean {
-  if (PLAIN_HTTP_URL.test(value)) return true;
+  const plain = PLAIN_HTTP_URL.exec(value);
+  if (plain && portInRange(plain[1])) return true;
   try {
     const url = new URL(value);
     return url.protocol === 'http:' || url.protocol === 'https:';

@@ -119,14 +119,20 @@ export function bodyText(body: RecordedBody | undefined): string | undefined {
   return undefined;
 }
 
-/** An absolute http(s) URL with a plain host, a port under 10000 and a path a URL parser would leave as it is. */
-const PLAIN_URL = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,4})?(\/[A-Za-z0-9\-._~!$&()*+,;=:@/]*)(?:[?#]|$)/;
+/** An absolute http(s) URL with a plain host, a port and a path a URL parser would leave as they are. */
+const PLAIN_URL = /^https?:\/\/[A-Za-z0-9.-]+(?::(\d{1,5}))?(\/[A-Za-z0-9\-._~!$&()*+,;=:@/]*)(?:[?#]|$)/;
 const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+
+/** Whether a port read by a shortcut is one the URL parser takes (it refuses any above 65535). */
+export function portInRange(port: string | undefined): boolean {
+  return port === undefined || Number(port) <= 65535;
+}
 
 /** The URL's path; plain absolute URLs (all the proxy records) are read without a URL parser. */
 function pathnameOf(url: string): string | undefined {
-  const plain = PLAIN_URL.exec(url)?.[1];
-  if (plain !== undefined && !DOT_SEGMENT.test(plain)) return plain;
+  const plain = PLAIN_URL.exec(url);
+  const path = plain?.[2];
+  if (path !== undefined && portInRange(plain?.[1]) && !DOT_SEGMENT.test(path)) return path;
   try {
     return new URL(url, 'http://relative.invalid').pathname;
   } catch {

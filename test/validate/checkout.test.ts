@@ -364,9 +364,21 @@ describe('checkout status, echo, PaymentUrl, country', () => {
           }),
         ),
       );
-    for (const bad of ['/payments/abc/start', 'ftp://x.test/p', 'http://pay.test:99999/p', 'http://pay .test/p'])
+    for (const bad of [
+      '/payments/abc/start',
+      'ftp://x.test/p',
+      'http://pay.test:99999/p',
+      'http://pay.test:65536/p',
+      'http://pay .test/p',
+    ])
       expect(judged(bad), bad).toEqual(['checkout.payment-url@response']);
-    for (const good of ['https://pay.test/start?x=1&y=%20', 'http://[::1]:8080/p', 'http://pay.test:65535'])
+    for (const good of [
+      'https://pay.test/start?x=1&y=%20',
+      'http://[::1]:8080/p',
+      'http://pay.test:65535',
+      'https://localhost:44312/pay?x=1',
+      'http://pay.test:08080/p',
+    ])
       expect(judged(good), good).toEqual([]);
   });
 
@@ -429,6 +441,12 @@ describe('endpointOf', () => {
     expect(endpointOf('http://h/v2/checkout/abc/../../files/def').kind).toBe('upload');
     expect(endpointOf('http://h/v2/files/%2e%2e/checkout/abc').kind).toBe('checkout');
     expect(endpointOf('http://h:99999/v2/checkout/abc').kind).toBe('other');
+    expect(endpointOf('http://h:65536/v2/checkout/abc').kind).toBe('other');
+    expect(endpointOf('http://127.0.0.1:45615/v2/files/abc')).toEqual({
+      kind: 'upload',
+      code: 'abc',
+      key: '/v2/files/abc',
+    });
     expect(endpointOf('/v2/files/abc').kind).toBe('upload');
   });
 });
