@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { PACKAGE_ROOT } from './package-root.js';
 
 // The JSON Schemas in schemas/ are the one description of the resources. They are written as JSON
@@ -24,29 +26,73 @@ export type SchemaName = (typeof SCHEMA_FILES)[number];
 
 const BASE_ID = 'https://print-conformance.dev/schemas/';
 
+/** The $id a schema is known by. */
+export const schemaId = (name: SchemaName) => `${BASE_ID}${name}.json`;
+
+const schemaTexts = SCHEMA_FILES.map((name) => readFileSync(join(PACKAGE_ROOT, 'schemas', `${name}.json`), 'utf8'));
+
 export const schemas: Record<SchemaName, JsonSchema> = Object.fromEntries(
-  SCHEMA_FILES.map((name) => [
-    name,
-    JSON.parse(readFileSync(join(PACKAGE_ROOT, 'schemas', `${name}.json`), 'utf8')) as JsonSchema,
-  ]),
+  SCHEMA_FILES.map((name, index) => [name, JSON.parse(schemaTexts[index] as string) as JsonSchema]),
 ) as Record<SchemaName, JsonSchema>;
+
+/** A digest of the schema files as read: validators made from other schemas are not used. */
+export const SCHEMAS_DIGEST = createHash('sha256').update(schemaTexts.join('\0')).digest('hex');
 
 const byId = new Map<string, JsonSchema>(Object.values(schemas).map((schema) => [schema.$id ?? '', schema]));
 
 // Ajv counts minLength/maxLength in code points; the real service (.NET) counts UTF-16 code units.
 // So string lengths that matter (ReturnUrl) are read from the schema and counted by the core itself.
-// The schemas ship with the tool and a test holds them to the 2020-12 meta-schema, so they are not
-// checked again at every start: compiling the meta-schema cost each command and worker ~45 ms.
 export const AJV_OPTIONS = { allErrors: true, strict: true, strictRequired: false } as const;
-const ajv = new Ajv2020({ ...AJV_OPTIONS, validateSchema: false });
-ajv.addKeyword({ keyword: 'x-xml', schemaType: 'object' });
-for (const schema of Object.values(schemas)) ajv.addSchema(schema);
 
+const requireHere = createRequire(import.meta.url);
+
+/**
+ * An Ajv instance holding every schema. The schemas ship with the tool and a test holds them to
+ * the 2020-12 meta-schema, so they are not checked against it here: that cost ~45 ms a start.
+ * With `source`, it keeps the code it compiles, for the build to write out.
+ */
+export function schemaCompiler(source = false): Ajv2020 {
+  const { Ajv2020 } = requireHere('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const ajv = new Ajv2020({ ...AJV_OPTIONS, validateSchema: false, ...(source ? { code: { source: true } } : {}) });
+  ajv.addKeyword({ keyword: 'x-xml', schemaType: 'object' });
+  for (const schema of Object.values(schemas)) ajv.addSchema(schema);
+  return ajv;
+}
+
+/** The file the build writes the validators to, next to this module. */
+export const PRECOMPILED_FILE = 'schema-validators.cjs';
+
+type Precompiled = Partial<Record<SchemaName, ValidateFunction>> & { digest?: string };
+
+/**
+ * The validators the build wrote (compile-validators.ts), when they were made from these very
+ * schemas. Loading them takes ~3 ms; loading Ajv and compiling takes ~60 ms, in every command and
+ * every worker thread. Without them (running from source, or schemas edited since the build),
+ * Ajv compiles the schemas here, with the same options.
+ */
+export function precompiled(file = `./${PRECOMPILED_FILE}`): Precompiled | undefined {
+  try {
+    const validators = requireHere(file) as Precompiled;
+    return validators.digest === SCHEMAS_DIGEST ? validators : undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return undefined;
+    throw error;
+  }
+}
+
+let built: Precompiled | undefined | null = null;
+let ajv: Ajv2020 | undefined;
 const compiled = new Map<SchemaName, ValidateFunction>();
+
 export function validatorFor(name: SchemaName): ValidateFunction {
   let fn = compiled.get(name);
   if (!fn) {
-    fn = ajv.getSchema(`${BASE_ID}${name}.json`);
+    if (built === null) built = precompiled();
+    fn = built?.[name];
+    if (!fn) {
+      ajv ??= schemaCompiler();
+      fn = ajv.getSchema(schemaId(name));
+    }
     if (!fn) throw new Error(`schema ${name} is not loaded`);
     compiled.set(name, fn);
   }
