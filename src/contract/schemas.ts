@@ -67,19 +67,20 @@ type Precompiled = Partial<Record<SchemaName, ValidateFunction>> & { digest?: st
 /**
  * The validators the build wrote (compile-validators.ts), when they were made from these very
  * schemas. Loading them takes ~3 ms; loading Ajv and compiling takes ~60 ms, in every command and
- * every worker thread. Without them (running from source, or schemas edited since the build),
- * Ajv compiles the schemas here, with the same options.
+ * every worker thread. Without them (running from source, schemas edited since the build, or a
+ * damaged file), Ajv compiles the schemas here with the same options: the verdicts are the same,
+ * only the start is slower. A file that cannot load must not cost every exchange its judgement.
  */
 export function precompiled(file = `./${PRECOMPILED_FILE}`): Precompiled | undefined {
   try {
     const validators = requireHere(file) as Precompiled;
     return validators.digest === SCHEMAS_DIGEST ? validators : undefined;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return undefined;
-    throw error;
+  } catch {
+    return undefined;
   }
 }
 
+/** null until the written validators were looked for; undefined when there are none to use. */
 let built: Precompiled | undefined | null = null;
 let ajv: Ajv2020 | undefined;
 const compiled = new Map<SchemaName, ValidateFunction>();

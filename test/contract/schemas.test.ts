@@ -78,7 +78,7 @@ describe('the shipped JSON Schemas', () => {
     expect(JSON.parse(out)).toEqual([false, true]);
   });
 
-  it('are compiled afresh when the written validators were made from other schemas, or are missing', () => {
+  it('are compiled afresh when the written validators were made from other schemas, are missing or damaged', () => {
     const folder = mkdtempSync(join(tmpdir(), 'print-conformance-validators-'));
     try {
       const file = (digest: string) => {
@@ -90,7 +90,7 @@ describe('the shipped JSON Schemas', () => {
       expect(precompiled(file('made-from-older-schemas'))).toBeUndefined();
       expect(precompiled(join(folder, 'missing.cjs'))).toBeUndefined();
       writeFileSync(join(folder, 'broken.cjs'), 'exports.checkout = (;');
-      expect(() => precompiled(join(folder, 'broken.cjs'))).toThrow();
+      expect(precompiled(join(folder, 'broken.cjs'))).toBeUndefined();
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
