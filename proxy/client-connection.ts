@@ -8,6 +8,7 @@ import { type MessageHead, MessageParser } from './http-parser.js';
 import {
   chunkFrame,
   fieldLines,
+  fieldValues,
   forwardedFields,
   headerRecord,
   isChunked,
@@ -61,13 +62,6 @@ const NOT_ANSWERED = new Set(['content-length']);
 const NOT_ANSWERED_WITH_LOCATION = new Set(['content-length', 'location']);
 const KEPT_FOR_EMPTY_BODY = new Set<string>();
 const KEPT_FOR_EMPTY_BODY_WITH_LOCATION = new Set(['location']);
-
-function fieldCount(rawHeaders: string[], lowerName: string): number {
-  let count = 0;
-  for (let index = 0; index < rawHeaders.length; index += 2)
-    if ((rawHeaders[index] as string).toLowerCase() === lowerName) count += 1;
-  return count;
-}
 
 export function describeViolations(violations: Violation[]): string {
   return [...new Set(violations.map((v) => `${v.rule} (${v.side})`))].join(', ');
@@ -204,7 +198,7 @@ export class ClientConnection {
     }
     const headers = headerRecord(head.rawHeaders);
     const host = headers.host;
-    if (host === undefined ? head.version !== '1.0' : fieldCount(head.rawHeaders, 'host') > 1) {
+    if (host === undefined ? head.version !== '1.0' : fieldValues(head.rawHeaders, 'host').length > 1) {
       this.refuse(400, '{"message":"print-conformance proxy: a request needs exactly one Host"}');
       return;
     }

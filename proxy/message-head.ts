@@ -27,6 +27,14 @@ export function headerRecord(rawHeaders: string[]): Headers {
   return record;
 }
 
+/** The values of every field of one name (lower case), in the order they came. */
+export function fieldValues(rawHeaders: string[], lowerName: string): string[] {
+  const values: string[] = [];
+  for (let index = 0; index < rawHeaders.length; index += 2)
+    if ((rawHeaders[index] as string).toLowerCase() === lowerName) values.push(rawHeaders[index + 1] as string);
+  return values;
+}
+
 /** Whether a body is sent in chunks: the last transfer coding is "chunked". */
 export function isChunked(headers: Headers): boolean {
   const codings = headers['transfer-encoding'];

@@ -1,6 +1,7 @@
 import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { type MessageEvents, type MessageHead, MessageParser } from './http-parser.js';
+import { fieldValues } from './message-head.js';
 
 // One connection to the target, kept open between exchanges of one client connection: requests
 // are written to it as text and bytes, answers read back with node's HTTP parser.
@@ -154,7 +155,7 @@ export class Upstream {
       return true;
     }
     this.answered = true;
-    const hint = /timeout=(\d+)/i.exec(keepAliveField(head.rawHeaders) ?? '');
+    const hint = /timeout=(\d+)/i.exec(fieldValues(head.rawHeaders, 'keep-alive')[0] ?? '');
     if (hint) this.idleMs = Math.max(0, Number(hint[1]) * 1000 - 1000);
     if (!head.keepAlive) this.closed = true;
     return events.head(head);
@@ -188,10 +189,4 @@ export class Upstream {
     this.socket.destroy();
     events?.failed(failure);
   }
-}
-
-function keepAliveField(rawHeaders: string[]): string | undefined {
-  for (let index = 0; index < rawHeaders.length; index += 2)
-    if ((rawHeaders[index] as string).toLowerCase() === 'keep-alive') return rawHeaders[index + 1];
-  return undefined;
 }
