@@ -438,6 +438,46 @@ describe('the proxy under hostile input and faults', () => {
     }
   });
 
+  it('refuses a request with two Host fields, or an HTTP/1.1 one with none, and forwards HTTP/1.0 without', async () => {
+    const setup = await proxiedService();
+    try {
+      const two = await raw(setup.proxy.url, 'GET /orders HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.test\r\n\r\n');
+      expect(two).toMatch(/^HTTP\/1\.1 400 [\s\S]*a request needs exactly one Host/);
+      const none = await raw(setup.proxy.url, 'GET /orders HTTP/1.1\r\nAccept: application/json\r\n\r\n');
+      expect(none).toMatch(/^HTTP\/1\.1 400 [\s\S]*a request needs exactly one Host/);
+      const old = await raw(setup.proxy.url, 'GET /checkout/none HTTP/1.0\r\nAccept: application/json\r\n\r\n');
+      expect(old).toMatch(/^HTTP\/1\.1 404 /);
+    } finally {
+      await setup.dispose();
+    }
+  });
+
+  it("keeps a target connection for the next request only as long as the target's Keep-Alive hint allows", async () => {
+    for (const hint of ['', 'keep-alive: timeout=1\r\n']) {
+      let connections = 0;
+      const target = createNetServer((socket) => {
+        connections += 1;
+        socket.on('data', (chunk) => {
+          for (const _ of chunk.toString('latin1').match(/^GET /gm) ?? [])
+            socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n${hint}content-length: 2\r\n\r\n{}`);
+        });
+        socket.on('error', () => {});
+      }).listen(0, '127.0.0.1');
+      await once(target, 'listening');
+      const proxy = await startProxy({ target: `http://127.0.0.1:${(target.address() as { port: number }).port}/v2/` });
+      try {
+        const get = 'GET /checkout/abc HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\n';
+        const answers = await raw(proxy.url, get + get.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'));
+        expect(answers.match(/HTTP\/1\.1 200/g), hint).toHaveLength(2);
+        // A hint of one second, less the second the proxy keeps in hand, leaves nothing to reuse.
+        expect(connections, hint).toBe(hint ? 2 : 1);
+      } finally {
+        await proxy.close();
+        target.close();
+      }
+    }
+  });
+
   it('refuses Host names that are not its own, so a web page cannot reach the target through it', async () => {
     const setup = await proxiedService({ proxy: { allowedHosts: ['conformance.example.test'] } });
     try {
