@@ -1,12 +1,12 @@
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { connect, createServer as createNetServer, type Socket } from 'node:net';
+import { connect, createServer as createNetServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { startProxy } from '../../proxy/proxy-server.js';
+import { type ProxyHandle, startProxy } from '../../proxy/proxy-server.js';
 import type { RecordedExchange } from '../../proxy/recorder.js';
 import { checkoutRequestJson } from '../helpers/exchanges.js';
 import { proxiedService } from '../helpers/proxy-fixture.js';
@@ -36,6 +36,23 @@ const EXTERNAL_ENTITY = `<?xml version="1.0"?>
  * it (requests say "Connection: close"). `hangUp`: the client itself drops the connection after a
  * moment, as a client that lied about its Content-Length would.
  */
+/** A GET on one client connection, and two of them, the second closing it. */
+const GET = 'GET /checkout/abc HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\n';
+const TWO_GETS = GET + GET.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n');
+
+/** A target made by hand (to misbehave as a test needs) with a proxy in front; both closed after `use`. */
+async function throughProxyTo(target: Server, use: (proxy: ProxyHandle) => Promise<void>): Promise<void> {
+  target.listen(0, '127.0.0.1');
+  await once(target, 'listening');
+  const proxy = await startProxy({ target: `http://127.0.0.1:${(target.address() as { port: number }).port}/v2/` });
+  try {
+    await use(proxy);
+  } finally {
+    await proxy.close();
+    target.close();
+  }
+}
+
 async function raw(url: string, bytes: string | Buffer, { hangUp = false, halfClose = false } = {}): Promise<string> {
   const { hostname, port } = new URL(url);
   const socket = connect(Number(port), hostname);
@@ -275,10 +292,8 @@ describe('the proxy under hostile input and faults', () => {
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': '400' });
       response.write('{"amount": 1');
       setTimeout(() => response.socket?.destroy(), 20);
-    }).listen(0, '127.0.0.1');
-    await once(target, 'listening');
-    const proxy = await startProxy({ target: `http://127.0.0.1:${(target.address() as { port: number }).port}/v2/` });
-    try {
+    });
+    await throughProxyTo(target, async (proxy) => {
       const lied = await request(`${proxy.url}checkout/abc`).then(
         (answer) => answer.body.text().then(() => 'whole'),
         () => 'broken',
@@ -286,10 +301,7 @@ describe('the proxy under hostile input and faults', () => {
       expect(lied).toBe('broken');
       lie = false;
       expect((await request(`${proxy.url}checkout/abc`)).statusCode).toBe(200);
-    } finally {
-      await proxy.close();
-      target.close();
-    }
+    });
   });
 
   it('answers pipelined requests in order, HEAD without a body, and a client that half-closes', async () => {
@@ -416,25 +428,19 @@ describe('the proxy under hostile input and faults', () => {
           }
         });
         socket.on('error', () => {});
-      }).listen(0, '127.0.0.1');
-      await once(target, 'listening');
-      const proxy = await startProxy({ target: `http://127.0.0.1:${(target.address() as { port: number }).port}/v2/` });
-      try {
-        const get = 'GET /checkout/abc HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\n';
-        const gets = await raw(proxy.url, get + get.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'));
+      });
+      await throughProxyTo(target, async (proxy) => {
+        const gets = await raw(proxy.url, TWO_GETS);
         expect(gets.match(/HTTP\/1\.1 \d{3}/g), close).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
         expect(seen, close).toEqual(['GET /v2/checkout/abc', 'GET /v2/checkout/abc', 'GET /v2/checkout/abc']);
 
         seen.length = 0;
         const post = `POST /checkout/abc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`;
-        const posted = await raw(proxy.url, get + post);
+        const posted = await raw(proxy.url, GET + post);
         expect(posted.match(/HTTP\/1\.1 \d{3}/g), close).toEqual(['HTTP/1.1 200', 'HTTP/1.1 502']);
         expect(posted).toMatch(/closed a kept-alive connection before answering/);
         expect(seen, close).toEqual(['GET /v2/checkout/abc', 'POST /v2/checkout/abc']);
-      } finally {
-        await proxy.close();
-        target.close();
-      }
+      });
     }
   });
 
@@ -462,19 +468,12 @@ describe('the proxy under hostile input and faults', () => {
             socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n${hint}content-length: 2\r\n\r\n{}`);
         });
         socket.on('error', () => {});
-      }).listen(0, '127.0.0.1');
-      await once(target, 'listening');
-      const proxy = await startProxy({ target: `http://127.0.0.1:${(target.address() as { port: number }).port}/v2/` });
-      try {
-        const get = 'GET /checkout/abc HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\n';
-        const answers = await raw(proxy.url, get + get.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'));
-        expect(answers.match(/HTTP\/1\.1 200/g), hint).toHaveLength(2);
+      });
+      await throughProxyTo(target, async (proxy) => {
+        expect((await raw(proxy.url, TWO_GETS)).match(/HTTP\/1\.1 200/g), hint).toHaveLength(2);
         // A hint of one second, less the second the proxy keeps in hand, leaves nothing to reuse.
         expect(connections, hint).toBe(hint ? 2 : 1);
-      } finally {
-        await proxy.close();
-        target.close();
-      }
+      });
     }
   });
 
