@@ -1,4 +1,4 @@
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../findings/usage-error.js';
 
 const UNITS: Record<string, number> = {
   '': 1,

@@ -1,6 +1,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { TOOL_VERSION } from '../contract/package-root.js';
+import { UsageError } from '../findings/usage-error.js';
 import { openapiCommand } from './openapi-command.js';
 import { proxyCommand } from './proxy-command.js';
 import { reportCommand } from './report-command.js';
@@ -8,7 +9,6 @@ import { rulesCommand } from './rules-command.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
 import { CONFIG_FILE, loadSettings } from './settings.js';
-import { UsageError } from './usage-error.js';
 import { validateCommand } from './validate-command.js';
 
 // Exit codes are a contract (CLI.md): 0 every rule held, 1 a rule failed, 2 the run could not be

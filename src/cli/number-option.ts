@@ -1,4 +1,4 @@
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../findings/usage-error.js';
 
 /** A number option that must be finite and at least `min` (yargs passes NaN for "abc"). */
 export function numberOption(value: number, option: string, min = 0): number {

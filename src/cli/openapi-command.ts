@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { openApiDocument } from '../contract/openapi.js';
+import { UsageError } from '../findings/usage-error.js';
 import { withSettings } from './settings.js';
-import { UsageError } from './usage-error.js';
 
 export function openapiCommand(yargs: Argv) {
   return yargs.command(

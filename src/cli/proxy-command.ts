@@ -2,11 +2,11 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import type { startProxy } from '../../proxy/proxy-server.js';
+import { UsageError } from '../findings/usage-error.js';
 import { parseByteSize } from './byte-size.js';
 import { numberOption } from './number-option.js';
 import { optionList, selectedRules } from './rule-selection.js';
 import { withSettings } from './settings.js';
-import { UsageError } from './usage-error.js';
 import { writableFile } from './writable.js';
 
 export function proxyCommand(yargs: Argv) {

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
+import { UsageError } from '../findings/usage-error.js';
 import { withSettings } from './settings.js';
-import { UsageError } from './usage-error.js';
 import { writableFolder } from './writable.js';
 
 export function reportCommand(yargs: Argv) {

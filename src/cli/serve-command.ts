@@ -1,8 +1,8 @@
 import type { Argv } from 'yargs';
+import { UsageError } from '../findings/usage-error.js';
 import type { ReferenceService } from '../reference/service.js';
 import { parseByteSize } from './byte-size.js';
 import { withSettings } from './settings.js';
-import { UsageError } from './usage-error.js';
 
 export function serveCommand(yargs: Argv) {
   return yargs.command(

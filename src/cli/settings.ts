@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../findings/usage-error.js';
 
 // Options come from four places. Highest first:
 //   1. the command line;

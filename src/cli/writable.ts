@@ -1,6 +1,6 @@
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../findings/usage-error.js';
 
 // Output places are checked before any work starts: a run of minutes must not end in "cannot
 // write", and a tool's stack trace is no answer to a typo in a path.

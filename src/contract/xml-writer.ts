@@ -1,4 +1,4 @@
-import { XSI_NAMESPACE } from '../validate/xml.js';
+import { XSI_NAMESPACE } from './namespaces.js';
 import { propertiesOf, type SchemaName, schemas, xmlNameOf, xmlNilElementsOf, xmlRootOf } from './schemas.js';
 
 // Writes a resource as .NET's XmlSerializer does: declaration, the xsd/xsi namespaces on the root,

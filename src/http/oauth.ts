@@ -1,4 +1,4 @@
-import { UsageError } from '../cli/usage-error.js';
+import { UsageError } from '../findings/usage-error.js';
 import type { Exchange } from '../validate/exchange.js';
 import { send } from './send.js';
 

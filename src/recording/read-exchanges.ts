@@ -1,5 +1,5 @@
 import { closeSync, createReadStream, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { UsageError } from '../cli/usage-error.js';
+import { UsageError } from '../findings/usage-error.js';
 import type { Exchange } from '../validate/exchange.js';
 import { exchangeOfHarEntry, type HarEntry } from './har.js';
 

@@ -1,4 +1,5 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { XSI_NAMESPACE } from '../contract/namespaces.js';
 import { withoutBom } from './exchange.js';
 
 // Namespace-aware XML reading with saxes: one strict, streaming pass that resolves every prefix to
@@ -6,7 +7,8 @@ import { withoutBom } from './exchange.js';
 // or entities is refused before parsing, so no expansion bomb or external entity can ever run;
 // saxes itself knows only the predefined entities and character references.
 
-export const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
+export { XSI_NAMESPACE };
+
 const XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/';
 
 export interface XmlAttribute {

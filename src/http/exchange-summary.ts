@@ -1,6 +1,6 @@
-import { redactHeaders, redactText } from '../http/redact.js';
-import type { ExchangeSummary } from '../probes/config.js';
+import type { ExchangeSummary } from '../findings/types.js';
 import type { Exchange, RecordedBody } from '../validate/exchange.js';
+import { redactHeaders, redactText } from './redact.js';
 
 const TRIM = 2000;
 

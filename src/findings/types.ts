@@ -1,0 +1,104 @@
+import type { RuleId, Severity } from '../contract/rules.js';
+
+// The few types every face and writer shares: what the core found in an exchange (a violation),
+// that finding tied to the exchange that showed it (a finding), and the verdict of a run per rule.
+
+export type Side = 'request' | 'response';
+
+/** The format a verdict is given in: JSON, XML, or 'any' for a rule that does not depend on one. */
+export type FormatKey = 'json' | 'xml' | 'any';
+
+/** What the core found wrong in one exchange. */
+export interface Violation {
+  rule: RuleId;
+  severity: Severity;
+  side: Side;
+  message: string;
+  /** Where in the body, as a JSON pointer of JSON names (e.g. /billing/address/country). */
+  path?: string;
+}
+
+/** An exchange as a report shows it: credentials redacted, bodies trimmed. */
+export interface ExchangeSummary {
+  method: string;
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody?: string;
+  status?: number;
+  responseHeaders?: Record<string, string>;
+  responseBody?: string;
+  error?: string;
+}
+
+/** Where an exchange came from in a recording: the file's place in the list and the line's number. */
+export interface LineRef {
+  file: number;
+  line: number;
+}
+
+/** A violation with the exchange that showed it, in the format it was spoken in. */
+export interface Finding {
+  rule: RuleId;
+  format: FormatKey;
+  side: Side;
+  message: string;
+  path?: string;
+  exchange: ExchangeSummary;
+  at?: LineRef;
+}
+
+/**
+ * `passed`: tested and held; `failed`: broken (a `should` rule counts as a warning); `untested`:
+ * selected, but no exchange could have broken it; `skipped`: not selected or not judgeable here;
+ * `observed`: an `observe` rule that recorded something.
+ */
+export type RuleStatus = 'passed' | 'failed' | 'untested' | 'skipped' | 'observed';
+
+export interface FormatResult {
+  format: FormatKey;
+  status: RuleStatus;
+  /** Exchanges that could have broken the rule in this format. */
+  evidence: number;
+  /** Exchanges that broke it in this format (more than the findings kept to show). */
+  broken: number;
+  reason?: string;
+}
+
+export interface RuleResult {
+  id: RuleId;
+  severity: Severity;
+  status: RuleStatus;
+  evidence: number;
+  reason?: string;
+  /** Whether this verdict fails the run (a broken or untested must rule; with --strict, should too). */
+  failsRun: boolean;
+  formats: FormatResult[];
+  failures: Finding[];
+  /** Breaches beyond the failures kept to show. */
+  moreFailures: number;
+  /** What an `observe` rule recorded, for the service profile. */
+  observed?: unknown;
+}
+
+export interface RunSummary {
+  passed: number;
+  failed: number;
+  warnings: number;
+  untested: number;
+  skipped: number;
+  observed: number;
+}
+
+export interface RunResult {
+  tool: string;
+  version: string;
+  target: string;
+  startedAt: string;
+  durationMs: number;
+  strict: boolean;
+  summary: RunSummary;
+  rules: RuleResult[];
+  profile: Record<string, unknown>;
+  /** Exchanges judged. */
+  exchanges: number;
+}

@@ -1,0 +1,53 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+// Imports run one way: catalog and shared types → core → HTTP plumbing → sources (suite, proxy,
+// recordings, reference service) → report writers → CLI. A module may import from its own folder
+// and from layers below it; sources do not import each other (the suite wraps the probes).
+
+const LAYERS: Record<string, number> = {
+  'src/contract': 0,
+  'src/findings': 1,
+  'src/validate': 2,
+  'src/http': 3,
+  'src/probes': 4,
+  'src/recording': 4,
+  'src/reference': 4,
+  proxy: 4,
+  suites: 4,
+  'src/report': 5,
+  'src/cli': 6,
+  'src/index.ts': 7,
+};
+const ALLOWED_SIDEWAYS = new Set(['suites -> src/probes']);
+
+function folderOf(file: string): string {
+  const path = relative(ROOT, file);
+  return Object.keys(LAYERS).find((folder) => path === folder || path.startsWith(`${folder}/`)) ?? path;
+}
+
+function sources(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+describe('the direction of imports', () => {
+  it('never runs against the flow', () => {
+    const wrong: string[] = [];
+    for (const file of ['src', 'proxy', 'suites'].flatMap((folder) => sources(join(ROOT, folder)))) {
+      const from = folderOf(file);
+      for (const [, target] of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?'(\.{1,2}\/[^']+)'/g)) {
+        const to = folderOf(resolve(dirname(file), target as string));
+        if (to === from || ALLOWED_SIDEWAYS.has(`${from} -> ${to}`)) continue;
+        const [a, b] = [LAYERS[from], LAYERS[to]];
+        if (a === undefined || b === undefined || b >= a) wrong.push(`${relative(ROOT, file)} imports ${to}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
