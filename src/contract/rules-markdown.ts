@@ -1,11 +1,12 @@
-import { RULES } from './rules.js';
+import { RULES, type RuleArea } from './rules.js';
 
 // The rule catalog as Markdown, for docs/rules.md: generated from the core so it cannot drift.
 
-const AREA_TITLES: Record<string, string> = {
+const AREA_TITLES: Record<RuleArea, string> = {
   checkout: 'Checkout: POST and GET checkout/{code}',
   upload: 'Upload: POST files/{code}',
-  format: 'Format and HTTP',
+  format: 'Format',
+  http: 'HTTP',
   observe: 'Observations (never pass or fail; shown in the service profile)',
 };
 
@@ -20,10 +21,16 @@ export function rulesMarkdown(): string {
     'Where: `suite` is judged by `run`, `traffic` by `proxy` and `validate`.',
   ];
   for (const [area, title] of Object.entries(AREA_TITLES)) {
-    lines.push('', `## ${title}`, '', '| ID | Severity | Where | Seed | What holds |', '|---|---|---|---|---|');
+    lines.push(
+      '',
+      `## ${title}`,
+      '',
+      '| ID | Severity | Where | Formats | Seed | What holds | Tested by |',
+      '|---|---|---|---|---|---|---|',
+    );
     for (const rule of RULES.filter((r) => r.area === area)) {
       lines.push(
-        `| \`${rule.id}\` | ${rule.severity} | ${rule.scope.join(', ')} | ${rule.seed} | ${cell(rule.description)} |`,
+        `| \`${rule.id}\` | ${rule.severity} | ${rule.faces.join(', ')} | ${rule.formats} | ${rule.seed} | ${cell(rule.description)} | ${cell(rule.evidence.what)} |`,
       );
     }
   }

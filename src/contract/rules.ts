@@ -1,20 +1,47 @@
-// The rule catalog. IDs are a public interface (reports, JUnit names, recordings, --only/--skip):
-// an ID never changes meaning and is never reused; a rule can only be added.
+import type { ExchangeFacts, ExchangeKind } from './exchange-facts.js';
+
+// The rule catalog: the one place that knows a rule. IDs are a public interface (reports, JUnit
+// names, recordings, --only/--skip): an ID never changes meaning and is never reused; a rule can
+// only be added. Everything a face or writer needs to know of a rule (where it is judged, in which
+// formats, whether it writes to the service, what counts as evidence) is a field here, never
+// re-derived from the ID's spelling.
 
 export type Severity = 'must' | 'should' | 'observe';
 
 /** Where a rule can be judged: by probing a service (suite) and/or from recorded or live traffic. */
-export type RuleScope = 'suite' | 'traffic';
+export type Face = 'suite' | 'traffic';
 
-export interface Rule {
+export type RuleArea = 'checkout' | 'upload' | 'format' | 'http' | 'observe';
+
+/** The formats a rule is judged in: one of them, both, or none (it does not depend on the format). */
+export type RuleFormats = 'json' | 'xml' | 'both' | 'none';
+
+export interface Evidence {
+  /** What an exchange must be to test the rule, as the reason of an `untested` verdict says it. */
+  what: string;
+  /** The requests whose answers an `untested` reason describes. */
+  kinds: readonly ExchangeKind[];
+  /** Whether a client's request can break the rule (traffic only: the suite's own requests never count). */
+  request?: (facts: ExchangeFacts) => boolean;
+  /** Whether the answer can break it. Rules without either are tested by the suite's deliberate probes. */
+  response?: (facts: ExchangeFacts) => boolean;
+}
+
+interface RuleFacts {
   id: string;
   severity: Severity;
   /** Section(s) of the interface description the rule comes from. */
   seed: string;
-  area: 'checkout' | 'upload' | 'format' | 'observe';
+  area: RuleArea;
   title: string;
   description: string;
-  scope: readonly RuleScope[];
+  faces: readonly Face[];
+  formats: RuleFormats;
+  /** The suite must create or change something on the service to test it (skipped by --read-only). */
+  writes: boolean;
+  /** An option without which the suite cannot test it. */
+  needs?: 'upload-size';
+  evidence: Evidence;
 }
 
 const both = ['suite', 'traffic'] as const;
@@ -22,7 +49,15 @@ const suiteOnly = ['suite'] as const;
 // The suite only sends correctly labelled files, so a mislabelled one can only come from traffic.
 const trafficOnly = ['traffic'] as const;
 
-export const RULES: readonly Rule[] = [
+const CHECKOUT = ['POST checkout', 'GET checkout'] as const;
+const POST_CHECKOUT = ['POST checkout'] as const;
+const GET_CHECKOUT = ['GET checkout'] as const;
+const UPLOAD = ['POST files'] as const;
+const ANY = ['POST checkout', 'GET checkout', 'POST files'] as const;
+
+const isCheckout = (f: ExchangeFacts) => f.kind === 'POST checkout' || f.kind === 'GET checkout';
+
+const CATALOG = [
   {
     id: 'checkout.json.casing',
     severity: 'must',
@@ -31,7 +66,15 @@ export const RULES: readonly Rule[] = [
     title: 'JSON checkout property names start lower-case',
     description:
       'Every property name, at every depth, in a JSON checkout request and response starts with a lower-case letter (returnUrl, paymentUrl, billing.address.postCode).',
-    scope: both,
+    faces: both,
+    formats: 'json',
+    writes: false,
+    evidence: {
+      what: 'a JSON checkout document: the body of a POST or an accepted checkout answer',
+      kinds: CHECKOUT,
+      request: (f) => f.kind === 'POST checkout' && f.requestDocument === 'json',
+      response: (f) => isCheckout(f) && f.accepted && f.responseDocument === 'json',
+    },
   },
   {
     id: 'checkout.xml.casing',
@@ -41,7 +84,15 @@ export const RULES: readonly Rule[] = [
     title: 'XML checkout element names are PascalCase',
     description:
       'Every element name, at every depth, in an XML checkout request and response starts with an upper-case letter (ReturnUrl, PaymentUrl, Billing/Address/PostCode).',
-    scope: both,
+    faces: both,
+    formats: 'xml',
+    writes: false,
+    evidence: {
+      what: 'an XML checkout document: the body of a POST or an accepted checkout answer',
+      kinds: CHECKOUT,
+      request: (f) => f.kind === 'POST checkout' && f.requestDocument === 'xml',
+      response: (f) => isCheckout(f) && f.accepted && f.responseDocument === 'xml',
+    },
   },
   {
     id: 'checkout.xml.root',
@@ -50,7 +101,15 @@ export const RULES: readonly Rule[] = [
     area: 'checkout',
     title: 'XML checkout root element is Checkout',
     description: 'The root element of an XML checkout request and response is <Checkout>.',
-    scope: both,
+    faces: both,
+    formats: 'xml',
+    writes: false,
+    evidence: {
+      what: 'an XML checkout document: the body of a POST or an accepted checkout answer',
+      kinds: CHECKOUT,
+      request: (f) => f.kind === 'POST checkout' && f.requestDocument === 'xml',
+      response: (f) => isCheckout(f) && f.accepted && f.responseDocument === 'xml',
+    },
   },
   {
     id: 'checkout.response.schema',
@@ -60,7 +119,15 @@ export const RULES: readonly Rule[] = [
     title: 'Checkout response has the documented fields and types',
     description:
       'A checkout response (JSON or XML) has Amount (a decimal number; in XML an xs:decimal text), Status (string), PaymentUrl (string), ReturnUrl (string, or absent/nil when none was sent) and Billing.Address whose Name, Line1, PostCode, City and Country are strings where present. Extra members are allowed.',
-    scope: both,
+    faces: both,
+    formats: 'both',
+    writes: true,
+    evidence: {
+      what: 'an accepted POST checkout answer whose body could be read',
+      kinds: POST_CHECKOUT,
+      response: (f) =>
+        f.kind === 'POST checkout' && f.accepted && (f.responseDocument !== undefined || f.responseEmpty),
+    },
   },
   {
     id: 'checkout.response.extra',
@@ -70,7 +137,14 @@ export const RULES: readonly Rule[] = [
     title: 'Members the description does not name',
     description:
       'Lists checkout response members that the interface description does not name (the real service adds email to the billing address). Never fails; with --strict they are reported as warnings.',
-    scope: both,
+    faces: both,
+    formats: 'both',
+    writes: false,
+    evidence: {
+      what: 'an accepted checkout answer whose body could be read',
+      kinds: CHECKOUT,
+      response: (f) => isCheckout(f) && f.accepted && f.responseDocument !== undefined,
+    },
   },
   {
     id: 'checkout.xml.tax-nil',
@@ -80,7 +154,14 @@ export const RULES: readonly Rule[] = [
     title: 'XML checkout response carries a nil Tax element',
     description:
       'An XML checkout response has a Tax element, child of the root, that is empty and carries nil="true" in the namespace http://www.w3.org/2001/XMLSchema-instance, whatever prefix is bound to it (xsi:nil, i:nil). A prefix bound to another namespace does not count.',
-    scope: both,
+    faces: both,
+    formats: 'xml',
+    writes: false,
+    evidence: {
+      what: 'an accepted XML checkout answer',
+      kinds: CHECKOUT,
+      response: (f) => isCheckout(f) && f.accepted && f.responseDocument === 'xml',
+    },
   },
   {
     id: 'checkout.json.no-tax',
@@ -89,7 +170,14 @@ export const RULES: readonly Rule[] = [
     area: 'checkout',
     title: 'JSON checkout response has no tax member',
     description: 'The Tax element exists only in the XML form; a JSON checkout response has no tax member.',
-    scope: both,
+    faces: both,
+    formats: 'json',
+    writes: false,
+    evidence: {
+      what: 'an accepted JSON checkout answer',
+      kinds: CHECKOUT,
+      response: (f) => isCheckout(f) && f.accepted && f.responseDocument === 'json',
+    },
   },
   {
     id: 'checkout.return-url.length',
@@ -99,7 +187,15 @@ export const RULES: readonly Rule[] = [
     title: 'ReturnUrl is 5 to 512 characters',
     description:
       'ReturnUrl, when sent, has 5 to 512 characters inclusive, counted in UTF-16 code units as the real service (.NET) counts. The suite checks that lengths 4 and 513 are rejected (4xx) and 5 and 512 accepted (2xx), in JSON and XML. In traffic, a client request outside the range is a violation, and a 2xx answer to it is a second one.',
-    scope: both,
+    faces: both,
+    formats: 'both',
+    writes: true,
+    evidence: {
+      what: 'a POST checkout sending a ReturnUrl, and its answer',
+      kinds: POST_CHECKOUT,
+      request: (f) => f.kind === 'POST checkout' && f.returnUrlSent,
+      response: (f) => f.kind === 'POST checkout' && f.returnUrlOutOfRange && f.status !== undefined,
+    },
   },
   {
     id: 'checkout.status.open',
@@ -108,7 +204,14 @@ export const RULES: readonly Rule[] = [
     area: 'checkout',
     title: 'A fresh set-up answers Status Open',
     description: 'The answer to POST checkout/{code} has Status = Open.',
-    scope: both,
+    faces: both,
+    formats: 'both',
+    writes: true,
+    evidence: {
+      what: 'an accepted POST checkout answer carrying a Status',
+      kinds: POST_CHECKOUT,
+      response: (f) => f.kind === 'POST checkout' && f.accepted && f.statusMember,
+    },
   },
   {
     id: 'checkout.echo',
@@ -118,7 +221,15 @@ export const RULES: readonly Rule[] = [
     title: 'POST echoes ReturnUrl and Billing',
     description:
       'The answer to POST checkout/{code} carries the ReturnUrl and every Billing.Address field exactly as the request sent them.',
-    scope: both,
+    faces: both,
+    formats: 'both',
+    writes: true,
+    evidence: {
+      what: 'an accepted POST checkout answer to a request whose body could be read',
+      kinds: POST_CHECKOUT,
+      response: (f) =>
+        f.kind === 'POST checkout' && f.accepted && f.requestDocument !== undefined && f.responseDocument !== undefined,
+    },
   },
   {
     id: 'checkout.payment-url',
@@ -127,7 +238,14 @@ export const RULES: readonly Rule[] = [
     area: 'checkout',
     title: 'PaymentUrl is an absolute http(s) URL',
     description: 'PaymentUrl is an absolute http or https URL, since the client redirects a browser to it.',
-    scope: both,
+    faces: both,
+    formats: 'both',
+    writes: false,
+    evidence: {
+      what: 'an accepted checkout answer carrying a PaymentUrl',
+      kinds: CHECKOUT,
+      response: (f) => isCheckout(f) && f.accepted && f.paymentUrlMember,
+    },
   },
   {
     id: 'checkout.get.shape',
@@ -137,7 +255,14 @@ export const RULES: readonly Rule[] = [
     title: 'GET checkout answers the same shape as POST',
     description:
       'GET checkout/{code} answers the same shape as the POST answer: the checkout.response.schema checks, in both formats.',
-    scope: both,
+    faces: both,
+    formats: 'both',
+    writes: false,
+    evidence: {
+      what: 'an accepted GET checkout answer',
+      kinds: GET_CHECKOUT,
+      response: (f) => f.kind === 'GET checkout' && f.accepted && (f.responseDocument !== undefined || f.responseEmpty),
+    },
   },
   {
     id: 'checkout.get.consistent',
@@ -147,7 +272,14 @@ export const RULES: readonly Rule[] = [
     title: 'GET after POST answers what the POST set',
     description:
       'A GET checkout/{code} after a POST to the same code answers the ReturnUrl and Billing that the POST set.',
-    scope: both,
+    faces: both,
+    formats: 'both',
+    writes: true,
+    evidence: {
+      what: 'an accepted GET checkout answer after a POST set that checkout up',
+      kinds: CHECKOUT,
+      response: (f) => f.kind === 'GET checkout' && f.accepted && f.afterPost && f.responseDocument !== undefined,
+    },
   },
   {
     id: 'checkout.country-code',
@@ -157,7 +289,14 @@ export const RULES: readonly Rule[] = [
     title: 'Country is a two-letter code',
     description:
       'Country is a short country code: two upper-case ASCII letters (ISO 3166-1 alpha-2 on the real service).',
-    scope: both,
+    faces: both,
+    formats: 'both',
+    writes: false,
+    evidence: {
+      what: 'an accepted checkout answer carrying a Country',
+      kinds: CHECKOUT,
+      response: (f) => isCheckout(f) && f.accepted && f.countryMember,
+    },
   },
   {
     id: 'checkout.status.known',
@@ -167,7 +306,14 @@ export const RULES: readonly Rule[] = [
     title: 'Status is a known payment status',
     description:
       'Status is one of the values known from the real service: Open, Successful, Cancelled, Failed. Another value is reported with the value seen.',
-    scope: both,
+    faces: both,
+    formats: 'both',
+    writes: false,
+    evidence: {
+      what: 'an accepted checkout answer carrying a Status',
+      kinds: CHECKOUT,
+      response: (f) => isCheckout(f) && f.accepted && f.statusMember,
+    },
   },
   {
     id: 'upload.content-type',
@@ -177,7 +323,15 @@ export const RULES: readonly Rule[] = [
     title: 'Uploads are PDF, PNG or JPEG',
     description:
       'An upload request has Content-Type application/pdf, image/png or image/jpeg (parameters allowed), or multipart/form-data whose file part carries one of those. The suite checks that text/plain and application/octet-stream bodies are rejected (4xx). In traffic, a request with another type is a violation, and a 2xx answer to it is a second one.',
-    scope: both,
+    faces: both,
+    formats: 'none',
+    writes: true,
+    evidence: {
+      what: 'an upload request, and an answer to one of a refused type',
+      kinds: UPLOAD,
+      request: (f) => f.kind === 'POST files',
+      response: (f) => f.kind === 'POST files' && f.uploadTypeRefused && f.status !== undefined,
+    },
   },
   {
     id: 'upload.raw',
@@ -187,7 +341,13 @@ export const RULES: readonly Rule[] = [
     title: 'A raw-body upload is accepted',
     description:
       'A file sent as the raw request body with a correct Content-Type is accepted (2xx). The suite uploads each type named by --upload-types (default pdf).',
-    scope: suiteOnly,
+    faces: suiteOnly,
+    formats: 'both',
+    writes: true,
+    evidence: {
+      what: 'an answer to a raw upload of each type of --upload-types',
+      kinds: UPLOAD,
+    },
   },
   {
     id: 'upload.multipart',
@@ -196,7 +356,13 @@ export const RULES: readonly Rule[] = [
     area: 'upload',
     title: 'A multipart/form-data upload is accepted',
     description: 'The same file sent as a multipart/form-data file part is accepted (2xx).',
-    scope: suiteOnly,
+    faces: suiteOnly,
+    formats: 'both',
+    writes: true,
+    evidence: {
+      what: 'an answer to a multipart/form-data upload of each type of --upload-types',
+      kinds: UPLOAD,
+    },
   },
   {
     id: 'upload.response.schema',
@@ -205,7 +371,14 @@ export const RULES: readonly Rule[] = [
     area: 'upload',
     title: 'Upload response has FileName and FileType',
     description: 'An upload response has FileName (string) and FileType (string), in JSON and in XML.',
-    scope: both,
+    faces: both,
+    formats: 'both',
+    writes: true,
+    evidence: {
+      what: 'an accepted upload answer whose body could be read',
+      kinds: UPLOAD,
+      response: (f) => f.kind === 'POST files' && f.accepted && (f.responseDocument !== undefined || f.responseEmpty),
+    },
   },
   {
     id: 'upload.json.casing',
@@ -214,7 +387,14 @@ export const RULES: readonly Rule[] = [
     area: 'upload',
     title: 'JSON upload property names start lower-case',
     description: 'Every JSON property name of an upload response starts with a lower-case letter.',
-    scope: both,
+    faces: both,
+    formats: 'json',
+    writes: true,
+    evidence: {
+      what: 'an accepted JSON upload answer',
+      kinds: UPLOAD,
+      response: (f) => f.kind === 'POST files' && f.accepted && f.responseDocument === 'json',
+    },
   },
   {
     id: 'upload.xml.casing',
@@ -223,7 +403,14 @@ export const RULES: readonly Rule[] = [
     area: 'upload',
     title: 'XML upload element names are PascalCase',
     description: 'Every XML element name of an upload response starts with an upper-case letter.',
-    scope: both,
+    faces: both,
+    formats: 'xml',
+    writes: true,
+    evidence: {
+      what: 'an accepted XML upload answer',
+      kinds: UPLOAD,
+      response: (f) => f.kind === 'POST files' && f.accepted && f.responseDocument === 'xml',
+    },
   },
   {
     id: 'upload.xml.root',
@@ -232,7 +419,14 @@ export const RULES: readonly Rule[] = [
     area: 'upload',
     title: 'XML upload root element is UploadResult',
     description: 'The root element of an XML upload response is <UploadResult>.',
-    scope: both,
+    faces: both,
+    formats: 'xml',
+    writes: true,
+    evidence: {
+      what: 'an accepted XML upload answer',
+      kinds: UPLOAD,
+      response: (f) => f.kind === 'POST files' && f.accepted && f.responseDocument === 'xml',
+    },
   },
   {
     id: 'upload.file-type',
@@ -242,7 +436,14 @@ export const RULES: readonly Rule[] = [
     title: 'FileType names the type of the bytes sent',
     description:
       'FileType names the type of the uploaded bytes as their magic numbers tell it: PDF for %PDF-, PNG for the PNG signature, JPEG or JPG for a JPEG start-of-image; compared case-insensitively.',
-    scope: both,
+    faces: both,
+    formats: 'both',
+    writes: true,
+    evidence: {
+      what: 'an accepted upload answer naming a FileType for a file whose bytes tell its type',
+      kinds: UPLOAD,
+      response: (f) => f.kind === 'POST files' && f.accepted && f.fileTypeComparable,
+    },
   },
   {
     id: 'upload.content-sniff',
@@ -252,7 +453,14 @@ export const RULES: readonly Rule[] = [
     title: 'Declared upload type matches the bytes',
     description:
       'The declared Content-Type of an upload (or of its multipart file part) matches the magic bytes of the body: %PDF- for application/pdf, the PNG signature for image/png, FF D8 FF for image/jpeg.',
-    scope: trafficOnly,
+    faces: trafficOnly,
+    formats: 'none',
+    writes: true,
+    evidence: {
+      what: 'an upload of an allowed type whose first bytes were recorded',
+      kinds: UPLOAD,
+      request: (f) => f.kind === 'POST files' && f.uploadBytesKnown,
+    },
   },
   {
     id: 'format.well-formed',
@@ -262,7 +470,15 @@ export const RULES: readonly Rule[] = [
     title: 'JSON and XML bodies parse',
     description:
       'Every JSON or XML body, request or response, parses. XML with a DOCTYPE or entity declarations is not accepted (no entity is ever expanded).',
-    scope: both,
+    faces: both,
+    formats: 'both',
+    writes: false,
+    evidence: {
+      what: 'a JSON or XML body, sent or answered',
+      kinds: ANY,
+      request: (f) => f.requestBody !== undefined,
+      response: (f) => f.responseBody !== undefined,
+    },
   },
   {
     id: 'format.response-content-type',
@@ -272,7 +488,14 @@ export const RULES: readonly Rule[] = [
     title: 'Response Content-Type names the body format',
     description:
       "A response's Content-Type names the format of its body: JSON bodies application/json (or +json), XML bodies application/xml or text/xml (or +xml).",
-    scope: both,
+    faces: both,
+    formats: 'both',
+    writes: false,
+    evidence: {
+      what: 'an answer with a JSON or XML body',
+      kinds: ANY,
+      response: (f) => f.responseBody !== undefined,
+    },
   },
   {
     id: 'format.json',
@@ -281,7 +504,14 @@ export const RULES: readonly Rule[] = [
     area: 'format',
     title: 'Accept: application/json is answered in JSON',
     description: 'A request with Accept: application/json is answered with a JSON body.',
-    scope: both,
+    faces: both,
+    formats: 'json',
+    writes: false,
+    evidence: {
+      what: 'an answer with a body to a request with Accept: application/json',
+      kinds: ANY,
+      response: (f) => f.accept === 'json' && f.responseText,
+    },
   },
   {
     id: 'format.xml',
@@ -291,7 +521,14 @@ export const RULES: readonly Rule[] = [
     title: 'Accept: application/xml is answered in XML',
     description:
       'A request with Accept: application/xml is answered with an XML body (the real service selects XML by Accept).',
-    scope: both,
+    faces: both,
+    formats: 'xml',
+    writes: false,
+    evidence: {
+      what: 'an answer with a body to a request with Accept: application/xml',
+      kinds: ANY,
+      response: (f) => f.accept === 'xml' && f.responseText,
+    },
   },
   {
     id: 'format.xml-request',
@@ -301,16 +538,31 @@ export const RULES: readonly Rule[] = [
     title: 'An XML checkout request is accepted',
     description:
       'A valid checkout request sent as XML (Content-Type: application/xml) is accepted and answered; a 415 or 406 to it is a violation.',
-    scope: both,
+    faces: both,
+    formats: 'xml',
+    writes: true,
+    evidence: {
+      what: 'an answer to a POST checkout whose XML body could be read',
+      kinds: POST_CHECKOUT,
+      response: (f) =>
+        f.kind === 'POST checkout' && f.requestDocument === 'xml' && !f.returnUrlOutOfRange && f.status !== undefined,
+    },
   },
   {
     id: 'http.no-server-error',
     severity: 'must',
     seed: '§7',
-    area: 'format',
+    area: 'http',
     title: 'No 5xx answers',
     description: 'No request, valid or not, is answered with a 5xx status.',
-    scope: both,
+    faces: both,
+    formats: 'none',
+    writes: false,
+    evidence: {
+      what: 'an answer to any request',
+      kinds: ANY,
+      response: (f) => f.status !== undefined,
+    },
   },
   {
     id: 'observe.status-codes',
@@ -319,7 +571,13 @@ export const RULES: readonly Rule[] = [
     area: 'observe',
     title: 'Status codes of successes and rejections',
     description: 'Records the status code (and Location header) of each kind of success and rejection.',
-    scope: both,
+    faces: suiteOnly,
+    formats: 'none',
+    writes: false,
+    evidence: {
+      what: 'answers to checkout and upload requests',
+      kinds: ANY,
+    },
   },
   {
     id: 'observe.error-body',
@@ -328,7 +586,13 @@ export const RULES: readonly Rule[] = [
     area: 'observe',
     title: 'Shape of error bodies',
     description: 'Records the format and member names of error bodies.',
-    scope: both,
+    faces: suiteOnly,
+    formats: 'none',
+    writes: false,
+    evidence: {
+      what: 'a refused checkout or upload request',
+      kinds: ANY,
+    },
   },
   {
     id: 'observe.default-format',
@@ -337,7 +601,13 @@ export const RULES: readonly Rule[] = [
     area: 'observe',
     title: 'Format answered without Accept',
     description: 'Records the format answered when no Accept header is sent.',
-    scope: both,
+    faces: suiteOnly,
+    formats: 'none',
+    writes: false,
+    evidence: {
+      what: 'an answer to GET checkout without Accept',
+      kinds: GET_CHECKOUT,
+    },
   },
   {
     id: 'observe.unknown-code',
@@ -346,7 +616,13 @@ export const RULES: readonly Rule[] = [
     area: 'observe',
     title: 'Answer to an unknown code',
     description: 'Records what an unknown checkout or upload code is answered with (404? 400?).',
-    scope: both,
+    faces: suiteOnly,
+    formats: 'none',
+    writes: false,
+    evidence: {
+      what: 'an answer to an unknown checkout or upload code',
+      kinds: ANY,
+    },
   },
   {
     id: 'observe.auth',
@@ -355,7 +631,13 @@ export const RULES: readonly Rule[] = [
     area: 'observe',
     title: 'Requests without credentials',
     description: 'Records whether a request without credentials is refused (401/403) when credentials were configured.',
-    scope: both,
+    faces: suiteOnly,
+    formats: 'none',
+    writes: false,
+    evidence: {
+      what: 'the probe made without credentials',
+      kinds: ANY,
+    },
   },
   {
     id: 'observe.text-xml',
@@ -364,7 +646,13 @@ export const RULES: readonly Rule[] = [
     area: 'observe',
     title: 'Accept: text/xml',
     description: 'Records whether Accept: text/xml selects XML too.',
-    scope: both,
+    faces: suiteOnly,
+    formats: 'none',
+    writes: false,
+    evidence: {
+      what: 'an answer to GET checkout with Accept: text/xml',
+      kinds: GET_CHECKOUT,
+    },
   },
   {
     id: 'observe.large-upload',
@@ -373,13 +661,27 @@ export const RULES: readonly Rule[] = [
     area: 'observe',
     title: 'Largest upload tried',
     description: 'Records the largest upload size tried and its answer (only with --upload-size).',
-    scope: suiteOnly,
+    faces: suiteOnly,
+    formats: 'none',
+    writes: true,
+    needs: 'upload-size',
+    evidence: {
+      what: 'an answer to the large upload of --upload-size',
+      kinds: UPLOAD,
+    },
   },
-];
+] as const satisfies readonly RuleFacts[];
 
-const byId = new Map(RULES.map((rule) => [rule.id, rule]));
+/** A rule ID of the catalog: a misspelt ID does not compile. */
+export type RuleId = (typeof CATALOG)[number]['id'];
 
-export type RuleId = string;
+export interface Rule extends RuleFacts {
+  id: RuleId;
+}
+
+export const RULES: readonly Rule[] = CATALOG;
+
+const byId = new Map<string, Rule>(RULES.map((rule) => [rule.id, rule]));
 
 export function ruleById(id: RuleId): Rule {
   const rule = byId.get(id);
@@ -387,8 +689,15 @@ export function ruleById(id: RuleId): Rule {
   return rule;
 }
 
-export function isRuleId(id: string): boolean {
+export function isRuleId(id: string): id is RuleId {
   return byId.has(id);
+}
+
+/** The formats a rule is judged in, as verdicts list them ('any' for a rule of no format). */
+export function formatsOf(rule: Rule): ('json' | 'xml' | 'any')[] {
+  if (rule.formats === 'none') return ['any'];
+  if (rule.formats === 'both') return ['json', 'xml'];
+  return [rule.formats];
 }
 
 /**
@@ -403,5 +712,5 @@ export function selectRules(only: readonly string[] = [], skip: readonly string[
       (only.length === 0 || only.some((item) => matches(rule.id, item))) &&
       !skip.some((item) => matches(rule.id, item)),
   );
-  return { selected: new Set(selected.map((rule) => rule.id)), unknown };
+  return { selected: new Set<RuleId>(selected.map((rule) => rule.id)), unknown };
 }

@@ -3,8 +3,8 @@ import { jsonNamesNotLowerCase, xmlNamesNotPascalCase } from './casing.js';
 import type { Document } from './document.js';
 import { type Exchange, portInRange } from './exchange.js';
 import type { ReadBodies } from './format.js';
+import type { Judging } from './judging.js';
 import { ADDRESS_FIELDS, displayPath, extraMembers, memberOf, modelOf, schemaProblems, stringAt } from './model.js';
-import type { ViolationList } from './report-to.js';
 import type { CheckoutSetUp, CheckoutState } from './state.js';
 import { XSI_NAMESPACE } from './xml.js';
 
@@ -21,7 +21,7 @@ export function returnUrlLengthOk(value: string): boolean {
   return value.length >= RETURN_URL_MIN && value.length <= RETURN_URL_MAX;
 }
 
-function checkCasing(document: Document, side: 'request' | 'response', what: string, out: ViolationList): void {
+function checkCasing(document: Document, side: 'request' | 'response', what: string, out: Judging): void {
   if (document.format === 'json') {
     for (const path of jsonNamesNotLowerCase(document.value)) {
       out.add('checkout.json.casing', side, `${what} property ${path} does not start lower-case`, path);
@@ -48,7 +48,7 @@ function setUpOf(model: unknown): CheckoutSetUp {
   return typeof returnUrl === 'string' ? { returnUrl, address } : { address };
 }
 
-function checkTax(document: Document, out: ViolationList): void {
+function checkTax(document: Document, out: Judging): void {
   if (document.format === 'json') {
     const value = document.value;
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
@@ -93,7 +93,7 @@ export function checkCheckout(
   read: ReadBodies,
   state: CheckoutState,
   key: string,
-  out: ViolationList,
+  out: Judging,
 ): void {
   const { request, response } = exchange;
   const method = request.method.toUpperCase();
@@ -105,8 +105,10 @@ export function checkCheckout(
     checkCasing(read.request, 'request', 'request', out);
     requestModel = modelOf(read.request, 'checkout-request');
     const returnUrl = stringAt(requestModel, '/returnUrl');
+    if (returnUrl !== undefined) out.facts.returnUrlSent = true;
     if (returnUrl !== undefined && !returnUrlLengthOk(returnUrl)) {
       returnUrlBad = true;
+      out.facts.returnUrlOutOfRange = true;
       out.add(
         'checkout.return-url.length',
         'request',
@@ -161,6 +163,7 @@ export function checkCheckout(
   }
 
   const status = stringAt(model, '/status');
+  if (status !== undefined) out.facts.statusMember = true;
   if (isPost && status !== undefined && status !== 'Open') {
     out.add('checkout.status.open', 'response', `a fresh set-up answered Status "${status}", expected "Open"`);
   }
@@ -173,11 +176,13 @@ export function checkCheckout(
   }
 
   const paymentUrl = stringAt(model, '/paymentUrl');
+  if (paymentUrl !== undefined) out.facts.paymentUrlMember = true;
   if (paymentUrl !== undefined && !isAbsoluteHttpUrl(paymentUrl)) {
     out.add('checkout.payment-url', 'response', `PaymentUrl "${paymentUrl}" is not an absolute http(s) URL`);
   }
 
   const country = stringAt(model, '/billing/address/country');
+  if (country !== undefined) out.facts.countryMember = true;
   if (country !== undefined && !/^[A-Z]{2}$/.test(country)) {
     out.add('checkout.country-code', 'response', `Country "${country}" is not a two-letter upper-case code`);
   }
@@ -192,6 +197,7 @@ export function checkCheckout(
   } else if (!isPost) {
     const setUp = state.recall(key);
     if (setUp) {
+      out.facts.afterPost = true;
       for (const difference of differences(setUp, answered, document.format)) {
         out.add('checkout.get.consistent', 'response', `${difference} (set by the earlier POST)`);
       }

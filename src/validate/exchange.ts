@@ -1,4 +1,6 @@
-import type { Severity } from '../contract/rules.js';
+import type { Side, Violation } from '../findings/types.js';
+
+export type { Side, Violation };
 
 // One HTTP request and its answer, as plain serialisable data. The suite builds them from undici
 // answers, the proxy from live traffic, and validate from NDJSON lines and HAR entries, so that one
@@ -53,17 +55,6 @@ export interface Exchange {
   /** Absent when no answer came (connection refused, reset, timeout): see `error`. */
   response?: RecordedResponse;
   error?: string;
-}
-
-export type Side = 'request' | 'response';
-
-export interface Violation {
-  rule: string;
-  severity: Severity;
-  side: Side;
-  message: string;
-  /** Where in the body, as a JSON pointer of JSON names (e.g. /billing/address/country). */
-  path?: string;
 }
 
 export function header(headers: Headers | undefined, name: string): string | undefined {

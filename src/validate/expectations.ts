@@ -1,4 +1,4 @@
-import { ruleById } from '../contract/rules.js';
+import { type RuleId, ruleById } from '../contract/rules.js';
 import type { Exchange, Violation } from './exchange.js';
 
 // The suite's half of rules that say what a service must accept or refuse (ReturnUrl bounds,
@@ -8,7 +8,7 @@ export type Expected = 'accepted' | 'rejected';
 
 export function expectAnswer(
   exchange: Exchange,
-  rule: string,
+  rule: RuleId,
   expected: Expected,
   what: string,
 ): Violation | undefined {

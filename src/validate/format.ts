@@ -1,6 +1,6 @@
 import { type BodyFormat, type Document, formatOfMediaType, readDocument, sniffFormat } from './document.js';
 import { bodyText, type Exchange, header, mediaType, type RecordedBody } from './exchange.js';
-import type { ViolationList } from './report-to.js';
+import type { Judging } from './judging.js';
 
 // Format and HTTP rules that hold for every exchange, and the reading of both bodies that the
 // resource rules then work on.
@@ -41,7 +41,7 @@ export function acceptedFormat(accept: string | undefined): { format: BodyFormat
   return { format: formatOfMediaType(best.type) as BodyFormat, type: best.type };
 }
 
-export function checkFormat(exchange: Exchange, out: ViolationList): ReadBodies {
+export function checkFormat(exchange: Exchange, out: Judging): ReadBodies {
   const read: ReadBodies = {};
   const { request, response } = exchange;
 
@@ -50,23 +50,34 @@ export function checkFormat(exchange: Exchange, out: ViolationList): ReadBodies 
   const requestText = bodyText(request.body);
   if (requestFormat && !isEmpty(request.body) && requestText !== undefined) {
     read.requestFormat = requestFormat;
+    out.facts.requestBody = requestFormat;
     const result = readDocument(requestText, requestFormat);
-    if (result.ok) read.request = result.document;
-    else out.add('format.well-formed', 'request', `request body declared ${requestType}: ${result.error}`);
+    if (result.ok) {
+      read.request = result.document;
+      out.facts.requestDocument = requestFormat;
+    } else out.add('format.well-formed', 'request', `request body declared ${requestType}: ${result.error}`);
   }
 
   if (!response) return read;
+  const facts = out.facts;
+  facts.status = response.status;
+  facts.accepted = response.status >= 200 && response.status < 300;
+  facts.responseEmpty = isEmpty(response.body);
+  const wanted = acceptedFormat(header(request.headers, 'accept'));
+  if (wanted?.type === 'application/json' || wanted?.type === 'application/xml') facts.accept = wanted.format;
   if (response.status >= 500) {
     out.add('http.no-server-error', 'response', `${request.method} ${request.url} was answered ${response.status}`);
   }
 
   const responseText = bodyText(response.body);
   if (isEmpty(response.body) || responseText === undefined) return read;
+  facts.responseText = true;
   const declaredType = mediaType(header(response.headers, 'content-type'));
   const declared = formatOfMediaType(declaredType);
   const sniffed = sniffFormat(responseText);
   const format = sniffed ?? declared;
   if (!format) return read;
+  facts.responseBody = format;
 
   if (sniffed && declared !== sniffed) {
     out.add(
@@ -76,10 +87,11 @@ export function checkFormat(exchange: Exchange, out: ViolationList): ReadBodies 
     );
   }
   const result = readDocument(responseText, format);
-  if (result.ok) read.response = result.document;
-  else out.add('format.well-formed', 'response', `response body: ${result.error}`);
+  if (result.ok) {
+    read.response = result.document;
+    facts.responseDocument = format;
+  } else out.add('format.well-formed', 'response', `response body: ${result.error}`);
 
-  const wanted = acceptedFormat(header(request.headers, 'accept'));
   if (wanted && sniffed !== wanted.format) {
     const shown = sniffed
       ? sniffed.toUpperCase()

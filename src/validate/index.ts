@@ -1,22 +1,75 @@
+import type { ExchangeFacts, ExchangeKind } from '../contract/exchange-facts.js';
+import { RULES, type RuleId } from '../contract/rules.js';
+import type { FormatKey, Side } from '../findings/types.js';
 import { checkCheckout } from './checkout.js';
-import { type Exchange, endpointOf, type Violation } from './exchange.js';
+import { type Endpoint, type Exchange, endpointOf, type Violation } from './exchange.js';
 import { checkFormat } from './format.js';
-import { ViolationList } from './report-to.js';
+import { Judging } from './judging.js';
 import { CheckoutState } from './state.js';
 import { checkUpload } from './upload.js';
 
 export type { Exchange, RecordedBody, RecordedRequest, RecordedResponse, Side, Violation } from './exchange.js';
 export { CheckoutState } from './state.js';
 
+/** A rule an exchange could have broken, on one side, in one format. */
+export interface Tested {
+  rule: RuleId;
+  side: Side;
+  format: FormatKey;
+}
+
+export interface Judgement {
+  violations: Violation[];
+  /** Every rule the exchange could have broken, whether it did or not: the evidence of verdicts. */
+  tested: Tested[];
+  facts: ExchangeFacts;
+}
+
+function kindOf(endpoint: Endpoint, method: string): ExchangeKind {
+  const upper = method.toUpperCase();
+  if (endpoint.kind === 'checkout' && (upper === 'POST' || upper === 'GET')) return `${upper} checkout`;
+  if (endpoint.kind === 'upload' && upper === 'POST') return 'POST files';
+  return 'other';
+}
+
+/** The format a finding or piece of evidence on one side is given in. */
+export function formatOnSide(facts: ExchangeFacts, side: Side): FormatKey {
+  if (side === 'request') return facts.requestDocument ?? facts.requestBody ?? 'any';
+  return facts.responseDocument ?? facts.responseBody ?? facts.accept ?? 'any';
+}
+
+const WITH_REQUEST_EVIDENCE = RULES.filter((rule) => rule.evidence.request);
+const WITH_RESPONSE_EVIDENCE = RULES.filter((rule) => rule.evidence.response);
+
+/** The rules an exchange could have broken, as the catalog states each rule's evidence. */
+export function testedBy(facts: ExchangeFacts): Tested[] {
+  const tested: Tested[] = [];
+  for (const rule of WITH_REQUEST_EVIDENCE) {
+    if (rule.evidence.request?.(facts))
+      tested.push({ rule: rule.id, side: 'request', format: formatOnSide(facts, 'request') });
+  }
+  for (const rule of WITH_RESPONSE_EVIDENCE) {
+    if (rule.evidence.response?.(facts))
+      tested.push({ rule: rule.id, side: 'response', format: formatOnSide(facts, 'response') });
+  }
+  return tested;
+}
+
 /**
- * Judges one exchange against every rule that traffic can show. Pure: the only memory is `state`,
- * which carries what earlier POSTs set so that a later GET can be compared with it.
+ * Judges one exchange against every rule that traffic can show, and says which rules it could
+ * have broken. Pure: the only memory is `state`, which carries what earlier POSTs set so that a
+ * later GET can be compared with it.
  */
-export function validateExchange(exchange: Exchange, state: CheckoutState = new CheckoutState()): Violation[] {
-  const out = new ViolationList();
-  const read = checkFormat(exchange, out);
+export function judgeExchange(exchange: Exchange, state: CheckoutState = new CheckoutState()): Judgement {
   const endpoint = endpointOf(exchange.request.url);
+  const out = new Judging(kindOf(endpoint, exchange.request.method));
+  const read = checkFormat(exchange, out);
   if (endpoint.kind === 'checkout') checkCheckout(exchange, read, state, endpoint.key, out);
   else if (endpoint.kind === 'upload') checkUpload(exchange, read, out);
-  return out.items;
+  return { violations: out.items, tested: testedBy(out.facts), facts: out.facts };
+}
+
+/** The violations alone, for callers that need no evidence. */
+export function validateExchange(exchange: Exchange, state: CheckoutState = new CheckoutState()): Violation[] {
+  return judgeExchange(exchange, state).violations;
 }

@@ -1,10 +1,10 @@
 import { jsonNamesNotLowerCase, xmlNamesNotPascalCase } from './casing.js';
 import { type Exchange, header, knownBytes, type MultipartPart, mediaParam, mediaType } from './exchange.js';
 import type { ReadBodies } from './format.js';
+import type { Judging } from './judging.js';
 import { describeStart, FILE_TYPE_NAMES, type FileKind, fileKindOf, UPLOAD_MEDIA_TYPES } from './magic.js';
 import { displayPath, modelOf, schemaProblems, stringAt } from './model.js';
 import { filePartOf, multipartParts } from './multipart.js';
-import type { ViolationList } from './report-to.js';
 
 // Rules of POST files/{code}: what a client may send, and what the service must answer.
 
@@ -46,7 +46,7 @@ export function sentFileOf(exchange: Exchange): { file?: SentFile; multipart: bo
   return { file, multipart: true };
 }
 
-export function checkUpload(exchange: Exchange, read: ReadBodies, out: ViolationList): void {
+export function checkUpload(exchange: Exchange, read: ReadBodies, out: Judging): void {
   const { request, response } = exchange;
   if (request.method.toUpperCase() !== 'POST') return;
 
@@ -54,14 +54,17 @@ export function checkUpload(exchange: Exchange, read: ReadBodies, out: Violation
   let typeBad = false;
   if (sent.problem) {
     typeBad = true;
+    out.facts.uploadTypeRefused = true;
     out.add('upload.content-type', 'request', sent.problem);
   } else if (sent.file) {
     const declared = sent.file.declared;
     const where = sent.multipart ? 'multipart file part Content-Type' : 'Content-Type';
     if (declared === undefined || !(declared in UPLOAD_MEDIA_TYPES)) {
       typeBad = true;
+      out.facts.uploadTypeRefused = true;
       out.add('upload.content-type', 'request', `${where} is ${declared ?? '(none)'}; allowed: ${ALLOWED}`);
     } else if (sent.file.head && (sent.file.size ?? 1) > 0) {
+      out.facts.uploadBytesKnown = true;
       const expected = UPLOAD_MEDIA_TYPES[declared] as FileKind;
       const actual = fileKindOf(sent.file.head);
       if (actual !== expected) {
@@ -114,6 +117,7 @@ export function checkUpload(exchange: Exchange, read: ReadBodies, out: Violation
 
   const fileType = stringAt(model, '/fileType');
   const kind = fileKindOf(sent.file?.head);
+  if (fileType !== undefined && kind) out.facts.fileTypeComparable = true;
   if (fileType !== undefined && kind && !FILE_TYPE_NAMES[kind].includes(fileType.toUpperCase())) {
     out.add(
       'upload.file-type',

@@ -1,0 +1,62 @@
+// What the core learns about one exchange while judging it: enough to tell, for every rule, whether
+// the exchange could have broken it. The catalog states each rule's evidence over these facts, so
+// a verdict of `passed` always rests on exchanges that could have shown a failure.
+
+export type BodyFormat = 'json' | 'xml';
+
+/** The requests of the interface, as reasons for an untested rule name them. */
+export type ExchangeKind = 'POST checkout' | 'GET checkout' | 'POST files' | 'other';
+
+export interface ExchangeFacts {
+  kind: ExchangeKind;
+  /** The answer's status; undefined when no answer came. */
+  status?: number;
+  /** Answered 2xx. */
+  accepted: boolean;
+  /** The request body was read as a JSON or XML document. */
+  requestDocument?: BodyFormat;
+  /** The request body was declared JSON or XML (read or not). */
+  requestBody?: BodyFormat;
+  /** The answer's body was read as a JSON or XML document. */
+  responseDocument?: BodyFormat;
+  /** The answer's body looks like JSON or XML (read or not). */
+  responseBody?: BodyFormat;
+  /** The answer had no body at all. */
+  responseEmpty: boolean;
+  /** The answer's body was held whole as text, so its format could be judged. */
+  responseText: boolean;
+  /** The format an `Accept: application/json` or `application/xml` asked for. */
+  accept?: BodyFormat;
+  /** Members of a checkout request or answer that a rule reads. */
+  returnUrlSent: boolean;
+  returnUrlOutOfRange: boolean;
+  statusMember: boolean;
+  paymentUrlMember: boolean;
+  countryMember: boolean;
+  /** A GET whose checkout an earlier POST in the same traffic set up. */
+  afterPost: boolean;
+  /** An upload whose Content-Type (or file part's) is one the service must refuse. */
+  uploadTypeRefused: boolean;
+  /** An upload of an allowed type whose first bytes are known (so its declared type can be checked). */
+  uploadBytesKnown: boolean;
+  /** An upload answer naming a FileType, for a file whose type its bytes tell. */
+  fileTypeComparable: boolean;
+}
+
+export function noFacts(kind: ExchangeKind): ExchangeFacts {
+  return {
+    kind,
+    accepted: false,
+    responseEmpty: false,
+    responseText: false,
+    returnUrlSent: false,
+    returnUrlOutOfRange: false,
+    statusMember: false,
+    paymentUrlMember: false,
+    countryMember: false,
+    afterPost: false,
+    uploadTypeRefused: false,
+    uploadBytesKnown: false,
+    fileTypeComparable: false,
+  };
+}

@@ -1,0 +1,192 @@
+import type { ExchangeFacts, ExchangeKind } from '../contract/exchange-facts.js';
+import { type Rule, type RuleId, ruleById } from '../contract/rules.js';
+import type { ExchangeSummary, Finding, FormatKey, LineRef } from '../findings/types.js';
+import type { Exchange, Violation } from './exchange.js';
+import { formatOnSide, type Tested } from './index.js';
+
+// What a run saw, per rule and format: how many exchanges could have broken each rule (evidence),
+// how many did, the first few that did, and how each kind of request was answered (for the reason
+// of an untested rule). Every face fills one: the suite's probes, the proxy, validate's judges.
+// Plain data, so worker threads and shards can send theirs to be merged.
+
+/** Breaches shown per rule; the others are counted. */
+export const KEPT_PER_RULE = 50;
+
+type PerFormat = Partial<Record<FormatKey, number>>;
+
+export interface TallyData {
+  exchanges: number;
+  evidence: Partial<Record<RuleId, PerFormat>>;
+  broken: Partial<Record<RuleId, PerFormat>>;
+  findings: Finding[];
+  /** For each kind of request: how often each answer ("400 JSON", "no answer") came. */
+  answers: Partial<Record<ExchangeKind, Record<string, number>>>;
+  /** What the suite's observation probes recorded, by observe rule. */
+  observations: Partial<Record<RuleId, unknown>>;
+}
+
+export function emptyTally(): TallyData {
+  return { exchanges: 0, evidence: {}, broken: {}, findings: [], answers: {}, observations: {} };
+}
+
+/** The format a rule's verdict is given in, for something found on one side of an exchange. */
+export function verdictFormat(rule: Rule, onSide: FormatKey, fallback: FormatKey = 'any'): FormatKey {
+  if (rule.formats === 'none') return 'any';
+  if (rule.formats !== 'both') return rule.formats;
+  return onSide === 'any' ? fallback : onSide;
+}
+
+function bump(table: Partial<Record<RuleId, PerFormat>>, rule: RuleId, format: FormatKey): number {
+  const row = table[rule] ?? {};
+  table[rule] = row;
+  const count = (row[format] ?? 0) + 1;
+  row[format] = count;
+  return count;
+}
+
+function answerOf(facts: ExchangeFacts): string {
+  if (facts.status === undefined) return 'no answer';
+  const format = facts.responseDocument ?? facts.responseBody;
+  return format ? `${facts.status} ${format.toUpperCase()}` : String(facts.status);
+}
+
+export interface TallyOptions {
+  /** Makes the report's view of an exchange; called only for the breaches that are kept. */
+  summarise: (exchange: Exchange) => ExchangeSummary;
+}
+
+export interface RecordOptions {
+  at?: LineRef;
+  /** The format the source meant the exchange to be in, where its bodies do not tell. */
+  format?: FormatKey;
+}
+
+export class Tally {
+  readonly data: TallyData = emptyTally();
+  private readonly kept = new Map<RuleId, number>();
+
+  constructor(private readonly options: TallyOptions) {}
+
+  /** One judged exchange: what it could have broken and what it broke. */
+  record(
+    exchange: Exchange,
+    judged: { violations: readonly Violation[]; tested: readonly Tested[]; facts: ExchangeFacts },
+    options: RecordOptions = {},
+  ): void {
+    const { data } = this;
+    data.exchanges += 1;
+    if (judged.facts.kind !== 'other') {
+      const answers = data.answers[judged.facts.kind] ?? {};
+      data.answers[judged.facts.kind] = answers;
+      const answer = answerOf(judged.facts);
+      answers[answer] = (answers[answer] ?? 0) + 1;
+    }
+    // An exchange is evidence for a rule once per format, whichever sides could have broken it.
+    const counted = new Set<string>();
+    for (const tested of judged.tested) {
+      const format = verdictFormat(ruleById(tested.rule), tested.format, options.format);
+      const key = `${tested.rule} ${format}`;
+      if (counted.has(key)) continue;
+      counted.add(key);
+      bump(data.evidence, tested.rule, format);
+    }
+    const summary = lazily(() => this.options.summarise(exchange));
+    const brokenHere = new Set<string>();
+    for (const violation of judged.violations) {
+      const format = verdictFormat(
+        ruleById(violation.rule),
+        formatOnSide(judged.facts, violation.side),
+        options.format,
+      );
+      const key = `${violation.rule} ${format}`;
+      // An exchange breaks a rule once per format, however many members it got wrong.
+      if (!brokenHere.has(key)) {
+        brokenHere.add(key);
+        bump(data.broken, violation.rule, format);
+      }
+      this.keep(violation, format, summary, options.at);
+    }
+  }
+
+  /**
+   * A deliberate probe's expectation (a ReturnUrl of 513 units refused, a PDF accepted): evidence
+   * for its rule in the probe's format when an answer came, and a breach when it was not met.
+   */
+  expected(exchange: Exchange, rule: RuleId, format: FormatKey, unmet?: Violation): void {
+    const verdictIn = verdictFormat(ruleById(rule), format);
+    if (exchange.response) bump(this.data.evidence, rule, verdictIn);
+    if (!unmet) return;
+    bump(this.data.broken, rule, verdictIn);
+    this.keep(
+      unmet,
+      verdictIn,
+      lazily(() => this.options.summarise(exchange)),
+    );
+  }
+
+  private keep(violation: Violation, format: FormatKey, summary: () => ExchangeSummary, at?: LineRef): void {
+    const shown = (this.kept.get(violation.rule) ?? 0) + 1;
+    this.kept.set(violation.rule, shown);
+    if (shown <= KEPT_PER_RULE) this.data.findings.push(findingOf(violation, format, summary(), at));
+  }
+
+  /** What an observation probe recorded: the evidence of an observe rule. */
+  observe(rule: RuleId, observation: unknown): void {
+    if (!(rule in this.data.observations)) bump(this.data.evidence, rule, 'any');
+    this.data.observations[rule] = observation;
+  }
+}
+
+/** A value made on first use only: summaries are built for the breaches that are kept. */
+function lazily<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
+}
+
+function findingOf(violation: Violation, format: FormatKey, exchange: ExchangeSummary, at?: LineRef): Finding {
+  const finding: Finding = { rule: violation.rule, format, side: violation.side, message: violation.message, exchange };
+  if (violation.path !== undefined) finding.path = violation.path;
+  if (at) finding.at = at;
+  return finding;
+}
+
+const byPlace = (a: Finding, b: Finding) =>
+  (a.at?.file ?? 0) - (b.at?.file ?? 0) || (a.at?.line ?? 0) - (b.at?.line ?? 0);
+
+function addTable(into: Partial<Record<RuleId, PerFormat>>, from: Partial<Record<RuleId, PerFormat>>): void {
+  for (const [rule, row] of Object.entries(from) as [RuleId, PerFormat][]) {
+    const target = into[rule] ?? {};
+    into[rule] = target;
+    for (const [format, count] of Object.entries(row) as [FormatKey, number][])
+      target[format] = (target[format] ?? 0) + count;
+  }
+}
+
+/** Tallies of disjoint parts of the same traffic (worker threads, shards), as if one had seen it all. */
+export function mergeTallies(parts: readonly TallyData[]): TallyData {
+  const merged = emptyTally();
+  for (const part of parts) {
+    merged.exchanges += part.exchanges;
+    addTable(merged.evidence, part.evidence);
+    addTable(merged.broken, part.broken);
+    merged.findings.push(...part.findings);
+    for (const [kind, answers] of Object.entries(part.answers) as [ExchangeKind, Record<string, number>][]) {
+      const target = merged.answers[kind] ?? {};
+      merged.answers[kind] = target;
+      for (const [answer, count] of Object.entries(answers)) target[answer] = (target[answer] ?? 0) + count;
+    }
+    Object.assign(merged.observations, part.observations);
+  }
+  // Each part kept its own first few of each rule; the first few overall are among them.
+  merged.findings.sort(byPlace);
+  const shown = new Map<RuleId, number>();
+  merged.findings = merged.findings.filter((finding) => {
+    const count = (shown.get(finding.rule) ?? 0) + 1;
+    shown.set(finding.rule, count);
+    return count <= KEPT_PER_RULE;
+  });
+  return merged;
+}

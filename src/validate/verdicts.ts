@@ -1,0 +1,150 @@
+import type { ExchangeKind } from '../contract/exchange-facts.js';
+import { type Face, formatsOf, RULES, type Rule, type RuleId } from '../contract/rules.js';
+import type { Finding, FormatKey, FormatResult, RuleResult, RuleStatus, RunSummary } from '../findings/types.js';
+import type { TallyData } from './tally.js';
+
+// One status model for every face and writer: a rule's verdict from what a run saw. `passed` needs
+// evidence (an exchange that could have broken the rule); a selected rule without any is
+// `untested`, with the reason, and an untested `must` rule fails the run like a broken one.
+
+export interface VerdictContext {
+  face: Face;
+  selected: ReadonlySet<RuleId>;
+  /** The formats the run speaks (--format). */
+  formats: readonly ('json' | 'xml')[];
+  strict: boolean;
+  readOnly?: boolean;
+  uploadSize?: boolean;
+}
+
+const FACE_ONLY: Record<Face, string> = {
+  suite: 'judged in traffic only (proxy, validate)',
+  traffic: 'judged by the suite only (run)',
+};
+
+function skipReason(rule: Rule, context: VerdictContext): string | undefined {
+  if (!context.selected.has(rule.id)) return 'not selected (--only/--skip)';
+  if (!rule.faces.includes(context.face)) return FACE_ONLY[context.face];
+  if (context.readOnly && rule.writes) return 'needs writes (--read-only)';
+  if (rule.needs === 'upload-size' && !context.uploadSize) return 'needs --upload-size';
+  if ((rule.formats === 'json' || rule.formats === 'xml') && !context.formats.includes(rule.formats))
+    return `${rule.formats.toUpperCase()} not selected (--format)`;
+  return undefined;
+}
+
+function describeAnswers(kind: ExchangeKind, answers: Record<string, number> | undefined): string {
+  const entries = Object.entries(answers ?? {}).sort((a, b) => b[1] - a[1]);
+  if (entries.length === 0) return `no ${kind} was made`;
+  const total = entries.reduce((sum, [, count]) => sum + count, 0);
+  if (entries.length === 1) return `every ${kind} (${total}) was answered ${entries[0]?.[0]}`;
+  return `${kind} was answered ${entries.map(([answer, count]) => `${answer} ×${count}`).join(', ')}`;
+}
+
+/** Why no exchange of the run could test a rule, from what the run did see. */
+export function untestedReason(rule: Rule, format: FormatKey, tally: TallyData): string {
+  const where = format === 'any' ? '' : ` in ${format.toUpperCase()}`;
+  const seen = rule.evidence.kinds.map((kind) => describeAnswers(kind, tally.answers[kind]));
+  return `no exchange could test it${where}: it needs ${rule.evidence.what}; ${seen.join('; ')}`;
+}
+
+function formatResults(rule: Rule, tally: TallyData, context: VerdictContext): FormatResult[] {
+  const wanted = formatsOf(rule).filter((f) => f === 'any' || context.formats.includes(f));
+  // Something found in a format the rule does not list (a preflight 5xx, say) is shown too.
+  const seen = [
+    ...Object.keys(tally.evidence[rule.id] ?? {}),
+    ...Object.keys(tally.broken[rule.id] ?? {}),
+  ] as FormatKey[];
+  const formats = [...new Set([...wanted, ...seen.filter((f) => f === 'any' || context.formats.includes(f))])];
+  return formats.map((format) => {
+    const evidence = tally.evidence[rule.id]?.[format] ?? 0;
+    const broken = tally.broken[rule.id]?.[format] ?? 0;
+    let status: RuleStatus;
+    if (broken > 0) status = rule.severity === 'observe' ? 'observed' : 'failed';
+    else if (evidence > 0) status = rule.severity === 'observe' ? 'observed' : 'passed';
+    else status = 'untested';
+    const result: FormatResult = { format, status, evidence, broken };
+    if (status === 'untested') result.reason = untestedReason(rule, format, tally);
+    return result;
+  });
+}
+
+function statusOf(
+  rule: Rule,
+  formats: FormatResult[],
+  tally: TallyData,
+  context: VerdictContext,
+): Pick<RuleResult, 'status' | 'reason'> {
+  const held = rule.severity === 'observe' ? 'observed' : 'passed';
+  if (formats.some((f) => f.status === 'failed')) return { status: 'failed' };
+  const untested = formats.find((f) => f.status === 'untested');
+  // The suite chose its formats and must show the rule in each; traffic shows what it carried.
+  if (untested && context.face === 'suite') return { status: 'untested', reason: untested.reason ?? '' };
+  if (untested && !formats.some((f) => f.evidence > 0))
+    return { status: 'untested', reason: untestedReason(rule, 'any', tally) };
+  return { status: held };
+}
+
+/** One rule's verdict. */
+export function verdictOf(rule: Rule, tally: TallyData, context: VerdictContext): RuleResult {
+  const failures = tally.findings.filter((f) => f.rule === rule.id);
+  const base = { id: rule.id, severity: rule.severity, failures: [] as Finding[], moreFailures: 0 };
+  const skipped = skipReason(rule, context);
+  if (skipped) return { ...base, status: 'skipped', evidence: 0, reason: skipped, failsRun: false, formats: [] };
+  const formats = formatResults(rule, tally, context);
+  const evidence = formats.reduce((sum, f) => sum + f.evidence, 0);
+  const broken = formats.reduce((sum, f) => sum + f.broken, 0);
+  const outcome = statusOf(rule, formats, tally, context);
+  const status = outcome.status;
+  const failsRun =
+    rule.severity !== 'observe' &&
+    (status === 'failed' || status === 'untested') &&
+    (rule.severity === 'must' || context.strict);
+  const result: RuleResult = {
+    ...base,
+    status,
+    evidence,
+    failsRun,
+    formats,
+    failures,
+    moreFailures: Math.max(0, broken - failures.length),
+  };
+  if (outcome.reason !== undefined) result.reason = outcome.reason;
+  if (rule.severity === 'observe') {
+    const observed =
+      tally.observations[rule.id] ?? (failures.length ? [...new Set(failures.map((f) => f.message))] : undefined);
+    if (observed !== undefined) result.observed = observed;
+  }
+  return result;
+}
+
+export function emptySummary(): RunSummary {
+  return { passed: 0, failed: 0, warnings: 0, untested: 0, skipped: 0, observed: 0 };
+}
+
+export function summaryOf(rules: readonly RuleResult[]): RunSummary {
+  const summary = emptySummary();
+  for (const rule of rules) {
+    if (rule.status === 'failed') {
+      if (rule.severity === 'must') summary.failed += 1;
+      else summary.warnings += 1;
+    } else summary[rule.status] += 1;
+  }
+  return summary;
+}
+
+/** The service profile: what the observe rules recorded where the description is silent. */
+export function profileOf(rules: readonly RuleResult[]): Record<string, unknown> {
+  const profile: Record<string, unknown> = {};
+  for (const rule of rules) if (rule.observed !== undefined) profile[rule.id] = rule.observed;
+  return profile;
+}
+
+/** Every rule's verdict, in catalog order. */
+export function verdictsOf(tally: TallyData, context: VerdictContext): RuleResult[] {
+  return RULES.map((rule) => verdictOf(rule, tally, context));
+}
+
+/** 0 when no verdict fails the run, 1 otherwise: every report shows the same rules failing. */
+export function exitCodeOf(rules: readonly Pick<RuleResult, 'failsRun'>[]): 0 | 1 {
+  return rules.some((rule) => rule.failsRun) ? 1 : 0;
+}
