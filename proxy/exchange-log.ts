@@ -1,4 +1,4 @@
-import { ruleById } from '../src/contract/rules.js';
+import { type RuleId, ruleById } from '../src/contract/rules.js';
 import type { Violation } from '../src/validate/exchange.js';
 
 // Counts violations by rule and side for the periodic and final summaries, and the exit code.
@@ -11,7 +11,7 @@ export interface RuleCount {
 
 export class ViolationTally {
   exchanges = 0;
-  readonly byRule = new Map<string, RuleCount>();
+  readonly byRule = new Map<RuleId, RuleCount>();
 
   add(violations: Violation[]): void {
     this.exchanges += 1;

@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { runProbes } from '../src/probes/index.js';
+import { emptyTally } from '../src/validate/tally.js';
 import './provided.js';
 
 // Probes the service once, before the suite files judge what it answered. The probes run here, in
@@ -11,11 +12,6 @@ export default async function probeService(project: TestProject): Promise<void> 
     const results = await runProbes(config, progress);
     project.provide('printConformanceResults', results);
   } catch (error) {
-    project.provide('printConformanceResults', {
-      findings: [],
-      observations: {},
-      exchanges: 0,
-      error: (error as Error).message,
-    });
+    project.provide('printConformanceResults', { tally: emptyTally(), exchanges: 0, error: (error as Error).message });
   }
 }

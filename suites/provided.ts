@@ -1,10 +1,11 @@
-import type { Finding, SuiteConfig } from '../src/probes/index.js';
+import type { RuleResult } from '../src/findings/types.js';
+import type { SuiteConfig } from '../src/probes/index.js';
+import type { TallyData } from '../src/validate/tally.js';
 
 // What the CLI and the probing global setup hand the suite files through vitest's provide/inject.
 
 export interface ProbeResults {
-  findings: Finding[];
-  observations: Record<string, unknown>;
+  tally: TallyData;
   exchanges: number;
   /** Set when the probes could not run at all. */
   error?: string;
@@ -17,17 +18,15 @@ declare module 'vitest' {
   }
 }
 
-/** The verdict of one rule in one format, kept in the test's meta for the CLI's reports. */
-export interface Verdict {
-  rule: string;
-  format: string;
-  severity: string;
-  failures: Finding[];
-  observation?: unknown;
-}
-
 declare module '@vitest/runner' {
   interface TaskMeta {
-    verdict?: Verdict;
+    /** The rule's verdict, for the CLI's reports. */
+    verdict?: RuleResult;
+    /** Why the probes could not run at all. */
+    probeError?: string;
+    /** How each kind of request was answered, for the run's own judgement of its credentials. */
+    answers?: TallyData['answers'];
+    /** Exchanges the probes made. */
+    exchanges?: number;
   }
 }

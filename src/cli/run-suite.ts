@@ -2,38 +2,49 @@ import { join } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { startVitest } from 'vitest/node';
 import { PACKAGE_ROOT } from '../contract/package-root.js';
+import { RULES } from '../contract/rules.js';
+import type { RuleResult } from '../findings/types.js';
+import { UsageError } from '../findings/usage-error.js';
 import type { SuiteConfig } from '../probes/index.js';
-import type { FormatVerdict } from '../report/run-result.js';
+import type { TallyData } from '../validate/tally.js';
 
 // Runs the conformance suite (suites/*.suite.ts, compiled to dist/suites) through vitest's Node
-// API, and reads each rule's verdict back from the tests' meta.
+// API, and reads each rule's verdict back from the tests' meta. The reports are written from those
+// verdicts by the tool's own writers, not by vitest's reporters, so that every report and the exit
+// code tell one story.
 
 export interface SuiteRunOptions {
   config: SuiteConfig;
   progress: boolean;
-  junitFile?: string;
-  allureDir?: string;
 }
 
+const MARK: Record<RuleResult['status'], string> = {
+  passed: '✓',
+  failed: '✗',
+  untested: '?',
+  skipped: '-',
+  observed: '·',
+};
+
 function progressReporter(write: (line: string) => void): Reporter {
-  const mark = { passed: '✓', failed: '✗', skipped: '-', pending: '…' } as const;
   return {
     onTestCaseResult(testCase: TestCase) {
-      const state = testCase.result().state;
-      const warning = testCase.annotations().some((a) => a.type === 'warning');
-      write(`${warning && state === 'passed' ? '!' : mark[state]} ${testCase.name}`);
+      const verdict = testCase.meta().verdict;
+      if (!verdict || verdict.status === 'skipped') return;
+      const warning = verdict.status === 'failed' && !verdict.failsRun;
+      write(`${warning ? '!' : MARK[verdict.status]} ${testCase.name}`);
     },
   };
 }
 
-export async function runSuite(options: SuiteRunOptions): Promise<Map<string, FormatVerdict[]>> {
-  const write = (line: string) => process.stderr.write(`${line}\n`);
-  const reporters: (Reporter | [string, Record<string, unknown>])[] = [];
-  if (options.progress) reporters.push(progressReporter(write));
-  else reporters.push({});
-  if (options.junitFile) reporters.push(['junit', { outputFile: options.junitFile, suiteName: 'print-conformance' }]);
-  if (options.allureDir) reporters.push(['allure-vitest/reporter', { resultsDir: options.allureDir }]);
+export interface SuiteOutcome {
+  rules: RuleResult[];
+  answers: TallyData['answers'];
+  exchanges: number;
+}
 
+export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> {
+  const write = (line: string) => process.stderr.write(`${line}\n`);
   const compiledSuites = join(PACKAGE_ROOT, 'dist', 'suites');
   const vitest = await startVitest(
     'test',
@@ -46,10 +57,9 @@ export async function runSuite(options: SuiteRunOptions): Promise<Map<string, Fo
       include: ['**/*.suite.js'],
       exclude: [],
       globalSetup: [join(compiledSuites, 'probe.global.js')],
-      setupFiles: options.allureDir ? ['allure-vitest/setup'] : [],
       provide: { printConformanceConfig: { ...options.config, progress: options.progress } },
-      reporters: reporters as never,
-      // The verdict tests only read findings; one worker keeps the run light on a 2-core machine.
+      reporters: [options.progress ? progressReporter(write) : {}],
+      // The verdict tests only read the tally; one worker keeps the run light on a 2-core machine.
       pool: 'threads',
       maxWorkers: 1,
       fileParallelism: false,
@@ -59,34 +69,23 @@ export async function runSuite(options: SuiteRunOptions): Promise<Map<string, Fo
     },
     { logLevel: 'silent', cacheDir: join(PACKAGE_ROOT, 'node_modules', '.vite-print-conformance') },
   );
-  const verdicts = new Map<string, FormatVerdict[]>();
+  const byId = new Map<string, RuleResult>();
+  let probeError: string | undefined;
+  let answers: TallyData['answers'] = {};
+  let exchanges = 0;
   const modules: readonly TestModule[] = vitest.state.getTestModules();
   for (const module of modules) {
     for (const testCase of module.children.allTests()) {
-      const meta = testCase.meta().verdict;
-      const result = testCase.result();
-      const [id, bracketed] = testCase.name.split(' ');
-      const format = bracketed ? bracketed.slice(1, -1) : 'any';
-      const state = result.state === 'failed' ? 'failed' : result.state === 'skipped' ? 'skipped' : 'passed';
-      const verdict: FormatVerdict = { format, state, failures: meta?.failures ?? [] };
-      if (state === 'skipped' && result.state === 'skipped' && result.note) verdict.skipReason = result.note;
-      if (meta?.observation !== undefined) verdict.observation = meta.observation;
-      if (state === 'failed' && verdict.failures.length === 0) {
-        const errors = result.state === 'failed' ? result.errors : [];
-        verdict.failures = [
-          {
-            rule: id ?? '',
-            format: format as never,
-            message: errors.map((e) => e.message).join('; ') || 'failed',
-            exchange: { method: '', url: '', requestHeaders: {} },
-          },
-        ];
-      }
-      const list = verdicts.get(id ?? '') ?? [];
-      list.push(verdict);
-      verdicts.set(id ?? '', list);
+      const meta = testCase.meta();
+      if (meta.verdict) byId.set(meta.verdict.id, meta.verdict);
+      probeError ??= meta.probeError;
+      if (meta.answers) answers = meta.answers;
+      if (meta.exchanges !== undefined) exchanges = meta.exchanges;
     }
   }
   await vitest.close();
-  return verdicts;
+  if (probeError) throw new UsageError(`the probes could not run: ${probeError}`);
+  const missing = RULES.filter((rule) => !byId.has(rule.id)).map((rule) => rule.id);
+  if (missing.length > 0) throw new Error(`the suite gave no verdict for ${missing.join(', ')}`);
+  return { rules: RULES.map((rule) => byId.get(rule.id) as RuleResult), answers, exchanges };
 }

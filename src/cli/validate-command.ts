@@ -1,19 +1,13 @@
-import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { TOOL_NAME, TOOL_VERSION } from '../contract/package-root.js';
-import { RULES } from '../contract/rules.js';
-import type { Finding } from '../probes/index.js';
+import { UsageError } from '../findings/usage-error.js';
 import { judgeRecordings } from '../recording/judge-recordings.js';
-import { writeAllureResults } from '../report/allure-report.js';
-import { clearAllureResults } from '../report/clear-allure-results.js';
 import { consoleSummary } from '../report/console-summary.js';
 import { githubAnnotations } from '../report/github-annotations.js';
-import { writeJsonReport } from '../report/json-report.js';
-import { writeJunitReport } from '../report/junit-report.js';
-import { exitCodeOf, type FormatVerdict, foldVerdicts, type RunResult } from '../report/run-result.js';
+import { runResult } from '../report/run-result.js';
+import { writeReports } from '../report/write-reports.js';
+import { exitCodeOf, verdictsOf } from '../validate/verdicts.js';
 import { selectedRules } from './rule-selection.js';
 import { withSettings } from './settings.js';
-import { UsageError } from './usage-error.js';
 import { checkReportPlaces } from './writable.js';
 
 /** Lines skipped beyond this many are counted, not listed. */
@@ -30,6 +24,11 @@ export function validateCommand(yargs: Argv) {
           .option('only', { type: 'string', array: true, describe: 'Judge only these rule IDs or prefixes' })
           .option('skip', { type: 'string', array: true, describe: 'Skip these rule IDs or prefixes' })
           .option('strict', { type: 'boolean', default: false, describe: 'Fail on should rules too' })
+          .option('format', {
+            choices: ['json', 'xml', 'both'] as const,
+            default: 'both' as const,
+            describe: 'Formats the traffic is expected to speak: rules of the other format are skipped, not untested',
+          })
           .option('report-dir', {
             type: 'string',
             default: 'reports',
@@ -69,57 +68,38 @@ export function validateCommand(yargs: Argv) {
       const progress = process.stderr.isTTY
         ? (lines: number) => process.stderr.write(`${lines} lines read…\n`)
         : undefined;
-      const judged = await judgeRecordings(files, { selected, jobs, progress });
-      const { seen, counts } = judged;
+      const judged = await judgeRecordings(files, { jobs, progress });
+      const { tally } = judged;
       for (const warning of judged.warnings.slice(0, SHOWN_WARNINGS))
         process.stderr.write(`warning: ${files[warning.at.file]}: ${warning.message}\n`);
       if (judged.warnings.length > SHOWN_WARNINGS)
         process.stderr.write(`warning: … and ${judged.warnings.length - SHOWN_WARNINGS} more lines skipped\n`);
-      const warnings = judged.warnings.length;
-      const findings: Finding[] = judged.kept.map(({ rule, format, message, exchange }) => ({
-        rule,
-        format,
-        message,
-        exchange,
-      }));
-      if (seen.any === 0) throw new UsageError(`no exchange found in ${files.join(', ')}`);
+      if (tally.exchanges === 0) throw new UsageError(`no exchange found in ${files.join(', ')}`);
 
-      const verdicts = new Map<string, FormatVerdict[]>();
-      for (const rule of RULES) {
-        const mine = findings.filter((f) => f.rule === rule.id);
-        const more = (counts[rule.id] ?? 0) - mine.length;
-        const last = mine.at(-1);
-        if (more > 0 && last) mine.push({ ...last, message: `… and ${more} more exchanges like these` });
-        const area = rule.id.startsWith('checkout.') ? 'checkout' : rule.id.startsWith('upload.') ? 'upload' : 'any';
-        let skipReason: string | undefined;
-        if (!selected.has(rule.id)) skipReason = 'not selected (--only/--skip)';
-        else if (!rule.scope.includes('traffic')) skipReason = 'judged by the suite only';
-        else if (seen[area] === 0) skipReason = `no ${area} exchange in the recording`;
-        const failing = mine.length > 0 && (rule.severity === 'must' || (rule.severity === 'should' && argv.strict));
-        const verdict: FormatVerdict = skipReason
-          ? { format: 'any', state: 'skipped', failures: [], skipReason }
-          : { format: 'any', state: failing ? 'failed' : 'passed', failures: mine };
-        verdicts.set(rule.id, [verdict]);
-      }
-      const folded = foldVerdicts(verdicts, argv.strict);
-      const result: RunResult = {
-        tool: TOOL_NAME,
-        version: TOOL_VERSION,
+      const rules = verdictsOf(tally, {
+        face: 'traffic',
+        selected,
+        formats: argv.format === 'both' ? ['json', 'xml'] : [argv.format],
+        strict: argv.strict,
+      });
+      const result = runResult({
         target: files.join(', '),
-        startedAt: new Date(started).toISOString(),
-        durationMs: Date.now() - started,
-        ...folded,
-      };
-      const reportDir = resolve(argv['report-dir']);
-      writeJsonReport(result, resolve(argv['json-report'] ?? join(reportDir, 'results.json')));
-      writeJunitReport(result, resolve(argv.junit ?? join(reportDir, 'junit.xml')));
-      const allureDir = resolve(argv['allure-dir'] ?? join(reportDir, 'allure-results'));
-      clearAllureResults(allureDir);
-      writeAllureResults(result, allureDir);
-      process.stderr.write(`${seen.any} exchanges read${warnings ? `, ${warnings} lines skipped` : ''}\n`);
+        started,
+        strict: argv.strict,
+        rules,
+        exchanges: tally.exchanges,
+      });
+      writeReports(result, {
+        reportDir: argv['report-dir'],
+        jsonReport: argv['json-report'],
+        junit: argv.junit,
+        allureDir: argv['allure-dir'],
+      });
+      const skipped = judged.warnings.length;
+      process.stderr.write(`${tally.exchanges} exchanges read${skipped ? `, ${skipped} lines skipped` : ''}\n`);
       process.stdout.write(consoleSummary(result));
       if (argv.reporter === 'github') process.stdout.write(githubAnnotations(result));
-      process.exitCode = exitCodeOf(result, argv.strict);
+      process.exitCode = exitCodeOf(result.rules);
     },
   );
 }

@@ -1,3 +1,5 @@
+import type { RuleId } from '../contract/rules.js';
+import type { TallyData } from '../validate/tally.js';
 import type { SampleType } from './sample-files.js';
 
 export type Format = 'json' | 'xml';
@@ -17,23 +19,11 @@ export interface SuiteConfig {
   secrets: string[];
   formats: Format[];
   uploadTypes: SampleType[];
-  selected: string[];
+  selected: RuleId[];
   strict: boolean;
   readOnly: boolean;
   uploadSize?: number;
   timeoutMs: number;
-  /** Violations of the exchanges made while finding the URLs (orders, oauth). */
-  preflight: { rule: string; message: string; exchange: ExchangeSummary }[];
-}
-
-/** An exchange as a report shows it: credentials redacted, bodies trimmed. */
-export interface ExchangeSummary {
-  method: string;
-  url: string;
-  requestHeaders: Record<string, string>;
-  requestBody?: string;
-  status?: number;
-  responseHeaders?: Record<string, string>;
-  responseBody?: string;
-  error?: string;
+  /** What the exchanges made while finding the URLs (orders, oauth) showed. */
+  preflight: TallyData;
 }

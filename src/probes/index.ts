@@ -1,37 +1,35 @@
-import { RULES } from '../contract/rules.js';
+import { RULES, type RuleArea } from '../contract/rules.js';
 import { probeCheckout } from './checkout-probes.js';
 import type { SuiteConfig } from './config.js';
 import { probeObservations, summariseExchanges } from './observation-probes.js';
 import { ProbeRun } from './probe-run.js';
 import { probeUpload } from './upload-probes.js';
 
-export type { ExchangeSummary, Format, SuiteConfig } from './config.js';
-export type { Finding } from './probe-run.js';
+export type { Format, SuiteConfig } from './config.js';
 
 /** Runs every probe group that a selected rule needs, in an order that keeps state meaningful. */
 export async function runProbes(config: SuiteConfig, progress: (line: string) => void = () => {}) {
   const run = new ProbeRun(config, progress);
   const selected = new Set(config.selected);
-  const wants = (prefixes: string[]) =>
-    RULES.some((rule) => selected.has(rule.id) && prefixes.some((p) => rule.id.startsWith(p)));
+  const wants = (areas: RuleArea[]) => RULES.some((rule) => selected.has(rule.id) && areas.includes(rule.area));
   const id = Date.now().toString(36);
 
-  if (wants(['checkout.', 'format.', 'http.'])) {
+  if (wants(['checkout', 'format', 'http'])) {
     for (const format of config.formats) {
       progress(`checkout [${format}]`);
       await probeCheckout(run, format, id);
     }
   }
-  if (!config.readOnly && wants(['upload.', 'format.', 'http.'])) {
+  if (!config.readOnly && wants(['upload', 'format', 'http'])) {
     for (const format of config.formats) {
       progress(`upload [${format}]`);
       await probeUpload(run, format);
     }
   }
-  if (wants(['observe.', 'format.', 'http.'])) {
+  if (wants(['observe', 'format', 'http'])) {
     progress('observations');
     await probeObservations(run);
   }
   summariseExchanges(run);
-  return { findings: run.findings, observations: run.observations, exchanges: run.exchanges.length };
+  return { tally: run.tally.data, exchanges: run.exchanges.length };
 }

@@ -1,34 +1,29 @@
-import { ruleById } from '../contract/rules.js';
+import { type RuleId, ruleById } from '../contract/rules.js';
+import type { ExchangeSummary } from '../findings/types.js';
+import { summariseExchange } from '../http/exchange-summary.js';
 import { redactText } from '../http/redact.js';
 import { type Outgoing, send } from '../http/send.js';
-import { summariseExchange } from '../report/exchange-summary.js';
 import type { Exchange, Violation } from '../validate/exchange.js';
 import { type Expected, expectAnswer } from '../validate/expectations.js';
-import { CheckoutState, validateExchange } from '../validate/index.js';
-import type { ExchangeSummary, Format, SuiteConfig } from './config.js';
+import { CheckoutState, judgeExchange } from '../validate/index.js';
+import { Tally } from '../validate/tally.js';
+import type { Format, SuiteConfig } from './config.js';
 
-// One pass of probes against a service. Every exchange goes through the core; what it finds is
-// kept per rule and format, with the exchange that showed it, for the suite's verdicts.
-
-export interface Finding {
-  rule: string;
-  format: Format | 'any';
-  message: string;
-  exchange: ExchangeSummary;
-}
+// One pass of probes against a service. Every exchange goes through the core into one tally: what
+// each answer could have broken (evidence) and what it broke, in the probe's format.
 
 export interface RecordOptions {
   format: Format | 'any';
   /** A rule this probe expects the service to accept or refuse the request under. */
-  expect?: { rule: string; answer: Expected; what: string };
+  expect?: { rule: RuleId; answer: Expected; what: string };
   /** Rules whose core verdicts this probe leaves to its expectation (so nothing is said twice). */
-  ignore?: string[];
+  ignore?: RuleId[];
 }
 
 export class ProbeRun {
-  readonly findings: Finding[] = [];
+  readonly tally = new Tally({ summarise: (exchange) => this.summarise(exchange) });
   readonly exchanges: Exchange[] = [];
-  readonly observations: Record<string, unknown> = {};
+  private readonly observations = new Map<RuleId, Record<string, unknown>>();
   private readonly state = new CheckoutState();
   private sent = 0;
 
@@ -60,15 +55,14 @@ export class ProbeRun {
 
   record(exchange: Exchange, options: RecordOptions): void {
     this.exchanges.push(exchange);
-    // The suite is the client: what it sends on purpose (bad lengths, bad types) is not judged.
-    const violations: Violation[] = validateExchange(exchange, this.state).filter(
-      (v) => v.side === 'response' && !options.ignore?.includes(v.rule),
-    );
-    if (options.expect) {
-      const { rule, answer, what } = options.expect;
-      const unmet = expectAnswer(exchange, rule, answer, what);
-      if (unmet) violations.push(unmet);
-    }
+    const judged = judgeExchange(exchange, this.state);
+    const ignored = new Set(options.ignore);
+    // The suite is the client: what it sends on purpose (bad lengths, bad types) is neither judged
+    // nor evidence; only the service's answers are.
+    const keep = (item: { side: string; rule: RuleId }) => item.side === 'response' && !ignored.has(item.rule);
+    const violations: Violation[] = judged.violations
+      .filter(keep)
+      .map((v) => ({ ...v, message: redactText(v.message, this.config.secrets) }));
     if (!exchange.response && !options.expect) {
       violations.push({
         rule: 'http.no-server-error',
@@ -77,23 +71,27 @@ export class ProbeRun {
         message: `no answer: ${exchange.error}`,
       });
     }
-    for (const violation of violations) {
-      this.findings.push({
-        rule: violation.rule,
-        format: options.format,
-        message: redactText(violation.message, this.config.secrets),
-        exchange: this.summarise(exchange),
-      });
+    const format = options.format === 'any' ? undefined : options.format;
+    this.tally.record(exchange, { ...judged, violations, tested: judged.tested.filter(keep) }, { format });
+    if (options.expect) {
+      const { rule, answer, what } = options.expect;
+      const unmet = expectAnswer(exchange, rule, answer, what);
+      this.tally.expected(exchange, rule, options.format, unmet);
     }
   }
 
   /** The observations of one observe.* rule, made on first use. */
-  observationsOf(rule: string): Record<string, unknown> {
-    if (!this.observations[rule]) this.observations[rule] = {};
-    return this.observations[rule] as Record<string, unknown>;
+  observationsOf(rule: RuleId): Record<string, unknown> {
+    let observed = this.observations.get(rule);
+    if (!observed) {
+      observed = {};
+      this.observations.set(rule, observed);
+      this.tally.observe(rule, observed);
+    }
+    return observed;
   }
 
-  observe(rule: string, key: string, value: unknown): void {
+  observe(rule: RuleId, key: string, value: unknown): void {
     this.observationsOf(rule)[key] = value;
   }
 }

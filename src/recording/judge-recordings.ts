@@ -16,7 +16,6 @@ const BATCH_LINES = 1000;
 const MAX_WAITING = 4;
 
 export interface JudgeOptions {
-  selected: ReadonlySet<string>;
   /** Worker threads; 0 picks by input size and cores, 1 judges in this thread. */
   jobs?: number;
   /** Told the number of lines read so far, about once a second. */
@@ -31,8 +30,8 @@ interface Sink {
   finish(): Promise<JudgeResult>;
 }
 
-function inProcess(selected: ReadonlySet<string>): Sink {
-  const judge = new RecordingJudge(selected);
+function inProcess(): Sink {
+  const judge = new RecordingJudge();
   return {
     line: (text, at) => {
       judge.judgeLine(text, at);
@@ -51,11 +50,11 @@ function inProcess(selected: ReadonlySet<string>): Sink {
  * `count` judges: this thread is one of them, between reading batches, and the others are worker
  * threads. On two cores that keeps two threads busy, not three fighting over them.
  */
-function parallel(count: number, selected: ReadonlySet<string>): Sink {
-  const local = new RecordingJudge(selected);
+function parallel(count: number): Sink {
+  const local = new RecordingJudge();
   const url = new URL('./judge-worker.js', import.meta.url);
   const workers = Array.from({ length: count - 1 }, () => {
-    const worker = new Worker(url, { workerData: { selected: [...selected] } });
+    const worker = new Worker(url);
     const slot = {
       worker,
       lines: [] as string[],
@@ -158,7 +157,7 @@ export async function judgeRecordings(files: string[], options: JudgeOptions): P
     options.jobs,
     kinds.reduce((sum, { size }) => sum + size, 0),
   );
-  const sink = jobs === 1 ? inProcess(options.selected) : parallel(jobs, options.selected);
+  const sink = jobs === 1 ? inProcess() : parallel(jobs);
   let read = 0;
   let told = Date.now();
   for (const [file, path] of files.entries()) {

@@ -1,4 +1,4 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { type LineRef, RecordingJudge } from './recording-judge.js';
 
 // A worker thread of `validate`: judges the batches of lines it is given (all the lines of one
@@ -6,7 +6,7 @@ import { type LineRef, RecordingJudge } from './recording-judge.js';
 
 export type WorkerInput = { type: 'lines'; lines: string[]; refs: LineRef[] } | { type: 'end' };
 
-const judge = new RecordingJudge(new Set(workerData.selected as string[]));
+const judge = new RecordingJudge();
 const port = parentPort;
 if (!port) throw new Error('judge-worker runs as a worker thread');
 

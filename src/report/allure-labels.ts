@@ -1,6 +1,6 @@
 import type { Rule } from '../contract/rules.js';
 
-// How a rule is labelled in Allure, the same for the suite (allure-vitest) and for validate.
+// How a rule is labelled in Allure, the same for run and validate: ID, severity, seed section, area.
 
 export const ALLURE_SEVERITY: Record<Rule['severity'], string> = {
   must: 'critical',

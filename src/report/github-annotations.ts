@@ -1,7 +1,9 @@
-import type { RunResult } from './run-result.js';
+import type { RunResult } from '../findings/types.js';
+import { exchangeLine, failureHeadline } from './failure-text.js';
 
-// GitHub Actions workflow commands: one annotation per failed rule, so failures show on the run's
-// summary page. Values are escaped as the runner expects (%, CR, LF; also : and , in properties).
+// GitHub Actions workflow commands: one annotation per rule that fails the run (error) or warns
+// (warning), so they show on the run's summary page. Values are escaped as the runner expects
+// (%, CR, LF; also : and , in properties).
 
 const escapeData = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 const escapeProperty = (text: string) => escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
@@ -9,15 +11,14 @@ const escapeProperty = (text: string) => escapeData(text).replace(/:/g, '%3A').r
 export function githubAnnotations(result: RunResult): string {
   const lines: string[] = [];
   for (const rule of result.rules) {
-    if (rule.status !== 'failed') continue;
-    const level = rule.severity === 'must' ? 'error' : 'warning';
+    const warns = rule.status === 'failed' && !rule.failsRun;
+    if (!rule.failsRun && !warns) continue;
     const first = rule.failures[0];
-    const where = first
-      ? `\n${first.request.method} ${first.request.url} → ${first.request.status ?? first.request.error ?? 'no answer'}`
-      : '';
-    const more = rule.failures.length > 1 ? `\n(${rule.failures.length - 1} more)` : '';
+    const where = first ? `\n${exchangeLine(first)}` : '';
+    const more = rule.failures.length + rule.moreFailures - 1;
+    const tail = more > 0 ? `\n(${more} more)` : '';
     lines.push(
-      `::${level} title=${escapeProperty(`print-conformance ${rule.id}`)}::${escapeData(`${first?.message ?? 'failed'}${where}${more}`)}`,
+      `::${rule.failsRun ? 'error' : 'warning'} title=${escapeProperty(`print-conformance ${rule.id}`)}::${escapeData(`${failureHeadline(rule)}${where}${tail}`)}`,
     );
   }
   return lines.length ? `${lines.join('\n')}\n` : '';

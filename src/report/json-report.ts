@@ -1,10 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import type { RunResult } from './run-result.js';
+import type { RunResult } from '../findings/types.js';
+import { writeFileWhole } from './write-file.js';
 
-/** results.json: the machine-readable verdict of a run. */
+/** results.json: the machine-readable verdict of a run (CLI.md, "Reports"). */
+export function jsonReport(result: RunResult): string {
+  return `${JSON.stringify(result, null, 2)}\n`;
+}
+
 export function writeJsonReport(result: RunResult, file: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const rules = result.rules.map(({ formats: _formats, ...rule }) => rule);
-  writeFileSync(file, `${JSON.stringify({ ...result, rules }, null, 2)}\n`);
+  writeFileWhole(file, jsonReport(result));
 }

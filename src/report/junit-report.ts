@@ -1,40 +1,57 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { ruleById } from '../contract/rules.js';
 import { escapeXml } from '../contract/xml-writer.js';
-import type { RunResult } from './run-result.js';
+import type { RuleResult, RunResult } from '../findings/types.js';
+import { failureHeadline, failureText } from './failure-text.js';
+import { writeFileWhole } from './write-file.js';
 
-/**
- * junit.xml for runs made outside vitest (validate): one test case per rule and format, named with
- * the rule ID, as the suite's vitest JUnit reporter names them.
- */
-export function writeJunitReport(result: RunResult, file: string): void {
-  const cases: string[] = [];
-  let failures = 0;
-  let skipped = 0;
-  for (const rule of result.rules) {
-    for (const verdict of rule.formats) {
-      const name = verdict.format === 'any' ? rule.id : `${rule.id} [${verdict.format}]`;
-      let inner = '';
-      if (verdict.state === 'skipped') {
-        skipped += 1;
-        inner = `<skipped message="${escapeXml(verdict.skipReason ?? 'skipped')}"/>`;
-      } else if (verdict.state === 'failed') {
-        failures += 1;
-        const text = verdict.failures
-          .map(
-            (f) =>
-              `${f.message}\n  ${f.exchange.method} ${f.exchange.url} → ${f.exchange.status ?? f.exchange.error ?? ''}`,
-          )
-          .join('\n');
-        inner = `<failure message="${escapeXml(verdict.failures[0]?.message ?? 'failed')}" type="${rule.severity}">${escapeXml(text)}</failure>`;
-      }
-      cases.push(
-        `    <testcase classname="${escapeXml(rule.id.split('.')[0] ?? '')}" name="${escapeXml(name)}" time="0">${inner}</testcase>`,
-      );
-    }
+// junit.xml, the same shape for run and validate: one test case per rule (its formats inside it),
+// classname the rule's area. A verdict that fails the run is a <failure>; an untested or skipped
+// rule is <skipped message>; a should rule broken without --strict passes with a warning in its
+// output, as the exit code counts it.
+
+function formatsLine(rule: RuleResult): string {
+  return rule.formats.map((f) => `${f.format}: ${f.status} (${f.evidence} exchanges)`).join(', ');
+}
+
+function testCase(rule: RuleResult): { xml: string; failed: boolean; skipped: boolean } {
+  // An untested rule is a <skipped> (its message starts "untested:") even when it fails the run.
+  const area = ruleById(rule.id).area;
+  const open = `    <testcase classname="${area}" name="${escapeXml(rule.id)}" time="0">`;
+  const out = (text: string) => `<system-out>${escapeXml(text)}</system-out>`;
+  if (rule.status === 'untested' || rule.status === 'skipped') {
+    const message = `${rule.status}: ${rule.reason ?? ''}`;
+    return { xml: `${open}<skipped message="${escapeXml(message)}"/></testcase>`, failed: false, skipped: true };
   }
+  if (rule.failsRun) {
+    const body = `${failureText(rule)}${rule.formats.length ? `\n${formatsLine(rule)}` : ''}`;
+    const failure = `<failure message="${escapeXml(failureHeadline(rule))}" type="${rule.severity}">${escapeXml(body)}</failure>`;
+    return { xml: `${open}${failure}</testcase>`, failed: true, skipped: false };
+  }
+  const warning = rule.status === 'failed' ? `warning: ${failureText(rule)}\n` : '';
+  return {
+    xml: `${open}${out(`${warning}${rule.status}; ${formatsLine(rule)}`)}</testcase>`,
+    failed: false,
+    skipped: false,
+  };
+}
+
+export function junitReport(result: RunResult): string {
+  const cases = result.rules.map(testCase);
+  const failures = cases.filter((c) => c.failed).length;
+  const skipped = cases.filter((c) => c.skipped).length;
   const seconds = (result.durationMs / 1000).toFixed(3);
-  const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="print-conformance" tests="${cases.length}" failures="${failures}" errors="0" time="${seconds}">\n  <testsuite name="${escapeXml(result.target)}" timestamp="${result.startedAt}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, xml);
+  const counts = `tests="${cases.length}" failures="${failures}" errors="0"`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="print-conformance" ${counts} time="${seconds}">`,
+    `  <testsuite name="${escapeXml(result.target)}" timestamp="${result.startedAt}" ${counts} skipped="${skipped}" time="${seconds}">`,
+    ...cases.map((c) => c.xml),
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+export function writeJunitReport(result: RunResult, file: string): void {
+  writeFileWhole(file, junitReport(result));
 }

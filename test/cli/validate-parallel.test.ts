@@ -63,8 +63,8 @@ describe('validate over worker threads', () => {
     const consistent = one?.result.rules.find((r: { id: string }) => r.id === 'checkout.get.consistent');
     // 200 checkouts read back changed: 50 shown, the rest counted.
     expect(consistent.status).toBe('failed');
-    expect(consistent.failures).toHaveLength(51);
-    expect(consistent.failures.at(-1).message).toBe('… and 150 more exchanges like these');
+    expect(consistent.failures).toHaveLength(50);
+    expect(consistent.moreFailures).toBe(150);
     expect(one?.stderr).toContain('line 17 is not JSON (cut off?); skipped');
     expect(one?.stderr).toMatch(/line 1\d{3} is not JSON \(cut off\?\); skipped/);
     for (const other of more) {

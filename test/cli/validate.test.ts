@@ -83,13 +83,31 @@ describe('print-conformance validate', () => {
     writeFileSync(join(folder, 'clean.ndjson'), ndjson(exchanges));
     writeFileSync(join(folder, 'clean.har'), har(exchanges));
     for (const file of ['clean.ndjson', 'clean.har']) {
-      const result = await runCli(['validate', join(folder, file), '--report-dir', join(folder, `r-${file}`)]);
+      const reports = join(folder, `r-${file}`);
+      const result = await runCli([
+        'validate',
+        join(folder, file),
+        '--report-dir',
+        reports,
+        '--only',
+        'checkout.,format.,http.',
+      ]);
       expect(result.code, result.stdout).toBe(0);
       expect(result.stderr).toContain('3 exchanges read');
-      const json = JSON.parse(readFileSync(join(folder, `r-${file}`, 'results.json'), 'utf8'));
-      expect(json.rules.find((r: { id: string }) => r.id === 'checkout.xml.tax-nil').status).toBe('passed');
+      const json = JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8'));
+      expect(json.rules.find((r: { id: string }) => r.id === 'checkout.xml.tax-nil')).toMatchObject({
+        status: 'passed',
+        evidence: 2,
+      });
       expect(json.rules.find((r: { id: string }) => r.id === 'upload.raw').status).toBe('skipped');
     }
+    // Traffic without a single upload shows nothing of the upload rules: they are untested, and the
+    // run does not show conformance.
+    const all = await runCli(['validate', join(folder, 'clean.ndjson'), '--report-dir', join(folder, 'r-all')]);
+    expect(all.code).toBe(1);
+    expect(all.stdout).toMatch(
+      /UNTESTED\s+upload\.response\.schema\s+must\s+no exchange could test it: it needs an accepted upload answer whose body could be read; no POST files was made/,
+    );
   });
 
   it('reads the whole entries of a HAR the proxy could not close (killed mid-write), and says it ends early', async () => {
@@ -102,7 +120,14 @@ describe('print-conformance validate', () => {
     const whole = readFileSync(file, 'utf8');
     // Cut inside the last entry, as a kill -9 during a write would leave it.
     writeFileSync(file, whole.slice(0, whole.lastIndexOf('"response"')));
-    const result = await runCli(['validate', file, '--report-dir', join(folder, 'r-killed')]);
+    const result = await runCli([
+      'validate',
+      file,
+      '--report-dir',
+      join(folder, 'r-killed'),
+      '--only',
+      'checkout.echo',
+    ]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(
       'the HAR document ends early (cut off before it was closed?): its first 2 entries were read',
@@ -128,7 +153,7 @@ describe('print-conformance validate', () => {
       const reports = join(folder, `r-${file}`);
       const result = await runCli(['validate', join(folder, file), '--report-dir', reports]);
       expect(result.code).toBe(1);
-      expect(result.stdout).toMatch(/FAIL {2}checkout\.xml\.tax-nil/);
+      expect(result.stdout).toMatch(/FAIL\s+checkout\.xml\.tax-nil/);
       const junit = readFileSync(join(reports, 'junit.xml'), 'utf8');
       expect(junit).toMatch(/<testcase classname="checkout" name="checkout\.xml\.tax-nil" time="0"><failure /);
       expect(readFileSync(join(reports, 'results.json'), 'utf8')).not.toContain('tok-hidden-123');
@@ -164,7 +189,7 @@ describe('print-conformance validate', () => {
     writeFileSync(join(folder, 'client.ndjson'), ndjson(exchanges));
     const result = await runCli(['validate', join(folder, 'client.ndjson'), '--report-dir', join(folder, 'r-client')]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/FAIL {2}checkout\.return-url\.length/);
+    expect(result.stdout).toMatch(/FAIL\s+checkout\.return-url\.length/);
     expect(result.stdout).toContain('request: ReturnUrl has 513 UTF-16 code units');
   });
 
@@ -180,8 +205,8 @@ describe('print-conformance validate', () => {
     const rule = JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')).rules.find(
       (r: { id: string }) => r.id === 'http.no-server-error',
     );
-    expect(rule.failures).toHaveLength(51);
-    expect(rule.failures.at(-1).message).toBe('… and 250 more exchanges like these');
+    expect(rule.failures).toHaveLength(50);
+    expect(rule.moreFailures).toBe(250);
   });
 
   it('replaces the Allure results of an earlier run in its folder, and leaves other files alone', async () => {
@@ -210,7 +235,7 @@ describe('print-conformance validate', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('line 1 could not be judged:');
     expect(result.stderr).toContain('1 exchanges read, 1 lines skipped');
-    expect(result.stdout).toMatch(/FAIL {2}http\.no-server-error/);
+    expect(result.stdout).toMatch(/FAIL\s+http\.no-server-error/);
   });
 
   it('says in one line, exit 2, when a file cannot be read or holds nothing', async () => {

@@ -1,0 +1,191 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { TOOL_VERSION } from '../contract/package-root.js';
+import { RULES, type RuleId } from '../contract/rules.js';
+import { UsageError } from '../findings/usage-error.js';
+import { redactText } from '../http/redact.js';
+import type { Format, SuiteConfig } from '../probes/index.js';
+import type { SampleType } from '../probes/sample-files.js';
+import { consoleSummary } from '../report/console-summary.js';
+import { githubAnnotations } from '../report/github-annotations.js';
+import { runResult } from '../report/run-result.js';
+import { writeReports } from '../report/write-reports.js';
+import type { Exchange } from '../validate/exchange.js';
+import { emptyTally, type TallyData } from '../validate/tally.js';
+import { exitCodeOf } from '../validate/verdicts.js';
+import { absoluteUrl, baseUrlOf } from './base-url.js';
+import { parseByteSize } from './byte-size.js';
+import { numberOption } from './number-option.js';
+import { optionList, selectedRules } from './rule-selection.js';
+import { checkReportPlaces } from './writable.js';
+
+// The use case behind `print-conformance run`: find the URLs, probe the service through the
+// vitest suite, and write every report from the one set of verdicts.
+
+export interface RunOptions {
+  baseUrl?: string;
+  checkoutUrl?: string;
+  uploadUrl?: string;
+  orderId?: string;
+  orderBody?: string;
+  header?: unknown;
+  token?: string;
+  clientId?: string;
+  clientSecret?: string;
+  format: 'json' | 'xml' | 'both';
+  uploadTypes: string;
+  uploadSize?: string;
+  only?: unknown;
+  skip?: unknown;
+  strict: boolean;
+  readOnly: boolean;
+  timeout: number;
+  reportDir: string;
+  jsonReport?: string;
+  junit?: string;
+  allureDir?: string;
+  reporter: 'console' | 'github';
+  quiet: boolean;
+}
+
+function parseHeaders(values: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const value of values) {
+    const colon = value.indexOf(':');
+    if (colon <= 0) throw new UsageError(`--header "${value}" is not "Name: value"`);
+    headers[value.slice(0, colon).trim().toLowerCase()] = value.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+function readOrderBody(file: string | undefined): string | undefined {
+  if (!file) return undefined;
+  try {
+    const body = readFileSync(resolve(file), 'utf8');
+    JSON.parse(body);
+    return body;
+  } catch (error) {
+    throw new UsageError(`--order-body ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** Every answer the probes got was a 401 or 403: the run showed the credentials, not the service. */
+function refusedForCredentials(answers: TallyData['answers']): boolean {
+  const all = Object.values(answers).flatMap((byAnswer) => Object.entries(byAnswer ?? {}));
+  return all.length > 0 && all.every(([answer]) => /^40[13]\b/.test(answer));
+}
+
+export async function runConformance(options: RunOptions): Promise<void> {
+  const started = Date.now();
+  const { strict } = options;
+  const selected: Set<RuleId> = selectedRules(options.only, options.skip);
+  const uploadTypes = optionList(options.uploadTypes);
+  const badType = uploadTypes.find((t) => !['pdf', 'png', 'jpeg'].includes(t));
+  if (badType) throw new UsageError(`--upload-types ${badType} is not one of pdf, png, jpeg`);
+  const formats: Format[] = options.format === 'both' ? ['json', 'xml'] : [options.format];
+  const timeoutMs = numberOption(options.timeout, '--timeout', 0.001) * 1000;
+  const uploadSize = options.uploadSize ? parseByteSize(options.uploadSize, '--upload-size') : undefined;
+  checkReportPlaces({
+    'report-dir': options.reportDir,
+    'json-report': options.jsonReport,
+    junit: options.junit,
+    'allure-dir': options.allureDir,
+  });
+
+  const { token, clientId, clientSecret } = options;
+  if ((clientId === undefined) !== (clientSecret === undefined))
+    throw new UsageError('--client-id and --client-secret go together');
+  const headers = parseHeaders(optionList(options.header).length ? (options.header as unknown[]).map(String) : []);
+  const secrets = [token, clientSecret].filter((s): s is string => Boolean(s));
+  const credentialHeaders = Object.keys(headers).filter((name) => /authorization|api-key|token|cookie/i.test(name));
+  for (const name of credentialHeaders) secrets.push(headers[name] as string);
+  const orderBody = readOrderBody(options.orderBody);
+  const checkoutUrl = absoluteUrl(options.checkoutUrl, '--checkout-url');
+  const uploadUrl = absoluteUrl(options.uploadUrl, '--upload-url');
+  // Only a run given no URL at all is a run against the embedded service.
+  const givenBase = baseUrlOf({ baseUrl: options.baseUrl, checkoutUrl, uploadUrl });
+
+  // Loaded here, not at start-up: every other command (and --help) starts faster without them.
+  const [{ startReferenceService }, { clientCredentialsToken }, { discoverUrls }, { ProbeRun }] = await Promise.all([
+    import('../reference/service.js'),
+    import('../http/oauth.js'),
+    import('../http/discover.js'),
+    import('../probes/probe-run.js'),
+  ]);
+  const reference = givenBase ? undefined : await startReferenceService();
+  try {
+    const baseUrl = givenBase ?? (reference?.baseUrl as string);
+    const preflightExchanges: Exchange[] = [];
+    if (clientId && clientSecret) {
+      const { token: issued, exchange } = await clientCredentialsToken(baseUrl, clientId, clientSecret, timeoutMs);
+      preflightExchanges.push(exchange);
+      headers.authorization = `Bearer ${issued}`;
+      secrets.push(issued);
+    } else if (token) headers.authorization = `Bearer ${token}`;
+    if (headers.authorization && !credentialHeaders.includes('authorization')) credentialHeaders.push('authorization');
+
+    if (!options.quiet)
+      process.stderr.write(
+        `print-conformance ${TOOL_VERSION}: ${redactText(baseUrl, secrets)}${reference ? ' (embedded reference service)' : ''}\n`,
+      );
+    const urls = await discoverUrls({
+      baseUrl,
+      headers,
+      checkoutUrl,
+      uploadUrl,
+      orderId: options.orderId,
+      orderBody,
+      readOnly: options.readOnly,
+      secrets,
+      timeoutMs,
+    });
+    preflightExchanges.push(...urls.exchanges);
+
+    const config: SuiteConfig = {
+      baseUrl,
+      checkoutUrl: urls.checkoutUrl,
+      uploadUrls: urls.uploadUrls,
+      headers,
+      credentialHeaders,
+      secrets,
+      formats,
+      uploadTypes: uploadTypes as SampleType[],
+      selected: RULES.filter((rule) => selected.has(rule.id)).map((rule) => rule.id),
+      strict,
+      readOnly: options.readOnly,
+      timeoutMs,
+      preflight: emptyTally(),
+    };
+    if (uploadSize !== undefined) config.uploadSize = uploadSize;
+    // The exchanges that found the URLs are judged too (a 5xx there is a failure like any other).
+    const preflight = new ProbeRun(config);
+    for (const exchange of preflightExchanges) preflight.record(exchange, { format: 'any' });
+    config.preflight = preflight.tally.data;
+
+    // vitest is loaded only when a suite runs: the other commands start faster without it.
+    const { runSuite } = await import('./run-suite.js');
+    const outcome = await runSuite({ config, progress: !options.quiet });
+    if (refusedForCredentials(outcome.answers))
+      throw new UsageError(
+        'every request was refused with 401/403: check the credentials (--token, --client-id/--client-secret, --header)',
+      );
+    const result = runResult({
+      target: redactText(baseUrl, secrets),
+      started,
+      strict,
+      rules: outcome.rules,
+      exchanges: preflightExchanges.length + outcome.exchanges,
+    });
+    writeReports(result, {
+      reportDir: options.reportDir,
+      jsonReport: options.jsonReport,
+      junit: options.junit,
+      allureDir: options.allureDir,
+    });
+    process.stdout.write(consoleSummary(result));
+    if (options.reporter === 'github') process.stdout.write(githubAnnotations(result));
+    process.exitCode = exitCodeOf(result.rules);
+  } finally {
+    await reference?.close();
+  }
+}

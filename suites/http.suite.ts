@@ -1,0 +1,4 @@
+import { describe } from 'vitest';
+import { defineRuleTests } from './rule-tests.js';
+
+describe('http', () => defineRuleTests('http'));
