@@ -146,9 +146,9 @@ export function checkCheckout(
   checkTax(document, out);
 
   const model = modelOf(document, 'checkout');
-  for (const problem of schemaProblems(model, 'checkout')) {
+  for (const problem of schemaProblems(model, 'checkout', document.format)) {
     const path = displayPath(problem.path, document.format);
-    out.add(shapeRule, 'response', `${path} ${problem.message}`, path);
+    out.add(shapeRule, 'response', problem.message, path);
   }
   const extra = extraMembers(model, schemas.checkout).map((path) => displayPath(path, document.format));
   if (extra.length > 0) {
