@@ -31,8 +31,8 @@ const LEFT_OUT = new Set([
 
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key']);
 
-/** Query parameters redaction treats as secrets, and so does the command. */
-const SECRET_PARAMS = /([?&;](access_token|client_secret|token|api_key)=)([^&#]*)/gi;
+/** Parameters of a query or a form body that carry secrets (those redaction knows, and more). */
+const SECRET_PARAMS = /((?:^|[?&;])(access_token|refresh_token|client_secret|token|api_key|password)=)([^&#]*)/gi;
 
 type Secrets = { value: string; env: string }[];
 
@@ -46,15 +46,16 @@ function credentialValue(name: string, value: string): Piece[] {
   return [{ env: envName(name) }];
 }
 
-function urlPieces(url: string, secrets: Secrets): Piece[] {
+/** A URL or form body with the values of secret parameters, and the secrets given, as placeholders. */
+function paramPieces(text: string, secrets: Secrets): Piece[] {
   const pieces: Piece[] = [];
   let last = 0;
-  for (const match of url.matchAll(SECRET_PARAMS)) {
+  for (const match of text.matchAll(SECRET_PARAMS)) {
     const [, prefix = '', name = ''] = match;
-    pieces.push(...withPlaceholders(url.slice(last, match.index) + prefix, secrets), { env: envName(name) });
+    pieces.push(...withPlaceholders(text.slice(last, match.index) + prefix, secrets), { env: envName(name) });
     last = match.index + match[0].length;
   }
-  pieces.push(...withPlaceholders(url.slice(last), secrets));
+  pieces.push(...withPlaceholders(text.slice(last), secrets));
   return pieces;
 }
 
@@ -135,7 +136,8 @@ export function curlCommand(exchange: Exchange, options: CurlOptions = {}): stri
   if (body && held && held.length <= maxBodyBytes) {
     const text = held.toString('utf8');
     const isText = Buffer.from(text, 'utf8').equals(held);
-    const pieces = isText ? withPlaceholders(text, secrets) : undefined;
+    const form = mediaType(contentType) === 'application/x-www-form-urlencoded';
+    const pieces = isText ? (form ? paramPieces(text, secrets) : withPlaceholders(text, secrets)) : undefined;
     if (pieces && fitsOneWord(text)) {
       // A literal body starting with "@" would be read as a file name by --data-binary.
       const first = pieces[0];
@@ -176,7 +178,7 @@ export function curlCommand(exchange: Exchange, options: CurlOptions = {}): stri
   }
   // Without a recorded Content-Type, curl would send its own with the body: "Content-Type:" stops it.
   if (data.length > 0 && !formBuilt && contentType === undefined) words.push('-H', quoteLiteral('Content-Type:'));
-  words.push(...data, shellWord(urlPieces(url, secrets)));
+  words.push(...data, shellWord(paramPieces(url, secrets)));
   const command = input === undefined ? words.join(' ') : `${input} | ${words.join(' ')}`;
   return notes.length > 0 ? `${command}  # ${notes.join('; ')}` : command;
 }

@@ -208,6 +208,22 @@ describe('curl command of a recorded exchange, run in a shell', () => {
   });
 });
 
+describe('curl command of a form body', () => {
+  it('leaves secret parameters to variables, first or not, and sends the rest as it was', async () => {
+    const form = 'client_secret=cs-1&grant_type=client_credentials&password=pw-2';
+    const recorded = exchange(
+      'POST',
+      '/oauth/token',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      text(form),
+    );
+    const command = curlCommand(recorded);
+    expect(command).not.toMatch(/cs-1|pw-2/);
+    const got = await replay(command, { CLIENT_SECRET: 'cs-1', PASSWORD: 'pw-2' });
+    expect(got.body.toString()).toBe(form);
+  });
+});
+
 describe('curl command of a body the recording does not hold', () => {
   it('names a file for the body, with its size and digest', () => {
     const recorded = exchange(
