@@ -103,9 +103,15 @@ export function excerpt(
     span = format === 'json' ? locateJsonMember(text, segments) : locateXmlElement(text, segments);
   }
   span ??= { start: 0, end: 0 };
-  if (text.includes('\n')) {
-    const lines = byLines(text, span, maxChars, contextLines);
-    if (lines !== undefined) return lines;
-  }
-  return byCharacters(text, span, maxChars);
+  const shown =
+    (text.includes('\n') && byLines(text, span, maxChars, contextLines)) || byCharacters(text, span, maxChars);
+  return printable(shown);
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
+const UNPRINTABLE = /[\u0000-\u0008\u000B-\u001F\u007F\uFFFE\uFFFF]/g;
+
+/** Line breaks as "\n"; control characters (which XML reports cannot carry either) as "�". */
+function printable(text: string): string {
+  return text.replace(/\r\n/g, '\n').replace(UNPRINTABLE, '\uFFFD');
 }

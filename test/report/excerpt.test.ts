@@ -74,6 +74,12 @@ describe('excerpt of a JSON body', () => {
     );
   });
 
+  it('shows control characters, which reports cannot carry, as replacement characters', () => {
+    expect(excerpt('{"a": "x\u0001y",\r\n "b": 1}', 'json', '/a', { maxChars: 100 })).toBe(
+      '{"a": "x\uFFFDy",\n "b": 1}',
+    );
+  });
+
   it('never cuts a character in two', () => {
     const text = `{"a": "${'😀'.repeat(40)}", "b": 1}`;
     for (const maxChars of [9, 10, 11, 12]) {
