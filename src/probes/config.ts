@@ -36,4 +36,8 @@ export interface ExchangeSummary {
   responseHeaders?: Record<string, string>;
   responseBody?: string;
   error?: string;
+  /** A command sending the request again, credentials left to variables ($TOKEN). */
+  curl?: string;
+  /** A few lines of the body a finding names, around the member at its path. */
+  excerpt?: string;
 }

@@ -37,8 +37,8 @@ export class ProbeRun {
     private readonly progress: (line: string) => void = () => {},
   ) {}
 
-  summarise(exchange: Exchange): ExchangeSummary {
-    return summariseExchange(exchange, this.config.secrets, this.config.credentialHeaders);
+  summarise(exchange: Exchange, violation?: Violation): ExchangeSummary {
+    return summariseExchange(exchange, this.config.secrets, this.config.credentialHeaders, violation);
   }
 
   /** Sends a request with the configured headers and judges the exchange. */
@@ -82,7 +82,7 @@ export class ProbeRun {
         rule: violation.rule,
         format: options.format,
         message: redactText(violation.message, this.config.secrets),
-        exchange: this.summarise(exchange),
+        exchange: this.summarise(exchange, violation),
       });
     }
   }

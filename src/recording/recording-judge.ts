@@ -104,7 +104,7 @@ export class RecordingJudge {
         rule: violation.rule,
         format: formatOf(exchange),
         message: `${violation.side}: ${violation.message}`,
-        exchange: summariseExchange(exchange),
+        exchange: summariseExchange(exchange, [], [], violation),
       });
     }
   }

@@ -1,3 +1,4 @@
+import { failureDetail } from './failure-detail.js';
 import type { RunResult } from './run-result.js';
 
 // The table a person reads at the end of a run: each rule, its verdict, and for a failure the
@@ -27,7 +28,8 @@ export function consoleSummary(result: RunResult): string {
         lines.push(`        ${failure.format === 'any' ? '' : `[${failure.format}] `}${oneLine(failure.message, 200)}`);
         const r = failure.request;
         lines.push(`          ${r.method} ${r.url} → ${r.status ?? r.error ?? 'no answer'}`);
-        if (r.responseBody) lines.push(`          answered: ${oneLine(r.responseBody)}`);
+        if (r.responseBody && r.excerpt === undefined) lines.push(`          answered: ${oneLine(r.responseBody)}`);
+        lines.push(...failureDetail(r, '          '));
       }
       if (rule.failures.length > 3) lines.push(`        … and ${rule.failures.length - 3} more`);
     }

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { escapeXml } from '../contract/xml-writer.js';
+import { failureDetail } from './failure-detail.js';
 import type { RunResult } from './run-result.js';
 
 /**
@@ -23,7 +24,7 @@ export function writeJunitReport(result: RunResult, file: string): void {
         const text = verdict.failures
           .map(
             (f) =>
-              `${f.message}\n  ${f.exchange.method} ${f.exchange.url} → ${f.exchange.status ?? f.exchange.error ?? ''}`,
+              `${f.message}\n  ${f.exchange.method} ${f.exchange.url} → ${f.exchange.status ?? f.exchange.error ?? ''}${failureDetail(f.exchange, '\n  ').join('')}`,
           )
           .join('\n');
         inner = `<failure message="${escapeXml(verdict.failures[0]?.message ?? 'failed')}" type="${rule.severity}">${escapeXml(text)}</failure>`;
