@@ -112,6 +112,44 @@ function fitsOneWord(text: string): boolean {
   return !/[\u0000-\u001f\u007f-\u009f]/.test(text);
 }
 
+interface BodyArguments {
+  /** curl's options carrying the body. */
+  data: string[];
+  /** A command whose output is the body (curl reads it as @-). */
+  input?: string;
+  /** What the person must supply: files named for bodies the recording does not hold. */
+  notes: string[];
+}
+
+/** How curl is to send the recorded body, if there is one. */
+function bodyArguments(exchange: Exchange, secrets: Secrets, maxBodyBytes: number): BodyArguments {
+  const body = exchange.request.body;
+  const type = mediaType(header(exchange.request.headers, 'content-type'));
+  const held = heldBytes(body);
+  const notes: string[] = [];
+  if (!body) return { data: [], notes };
+  if (held && held.length <= maxBodyBytes) {
+    const text = held.toString('utf8');
+    const isText = Buffer.from(text, 'utf8').equals(held);
+    const form = type === 'application/x-www-form-urlencoded';
+    const pieces = isText ? (form ? paramPieces(text, secrets) : withPlaceholders(text, secrets)) : undefined;
+    if (pieces && fitsOneWord(text)) {
+      // A literal body starting with "@" would be read as a file name by --data-binary.
+      const first = pieces[0];
+      const option = typeof first !== 'string' || first.startsWith('@') ? '--data-raw' : '--data-binary';
+      return { data: [option, shellWord(pieces)], notes };
+    }
+    return { data: ['--data-binary', '@-'], input: printfCommand(pieces ?? held), notes };
+  }
+  if (type === 'multipart/form-data' && held === undefined && body.parts && body.parts.length > 0) {
+    return { data: formFields(body.parts, secrets, notes), notes };
+  }
+  if (body.size === 0) return { data: ['--data-binary', "''"], notes };
+  const file = `body.${FILE_SUFFIX[type ?? ''] ?? 'bin'}`;
+  notes.push(`${sizeNote(file, body)}${held ? '' : ', not kept whole in the recording'}`);
+  return { data: ['--data-binary', `@${file}`], notes };
+}
+
 /** The command reproducing the exchange's request, on one line. */
 export function curlCommand(exchange: Exchange, options: CurlOptions = {}): string {
   const { request } = exchange;
@@ -124,42 +162,12 @@ export function curlCommand(exchange: Exchange, options: CurlOptions = {}): stri
     ...CREDENTIAL_HEADERS,
     ...(options.credentialHeaders ?? []).map((n) => n.toLowerCase()),
   ]);
-  const maxBodyBytes = options.maxBodyBytes ?? 4096;
-  const body = request.body;
-  const contentType = header(request.headers, 'content-type');
-  const multipart = mediaType(contentType) === 'multipart/form-data';
-  const held = heldBytes(body);
-
-  const notes: string[] = [];
-  let input: string | undefined;
-  let data: string[] = [];
-  if (body && held && held.length <= maxBodyBytes) {
-    const text = held.toString('utf8');
-    const isText = Buffer.from(text, 'utf8').equals(held);
-    const form = mediaType(contentType) === 'application/x-www-form-urlencoded';
-    const pieces = isText ? (form ? paramPieces(text, secrets) : withPlaceholders(text, secrets)) : undefined;
-    if (pieces && fitsOneWord(text)) {
-      // A literal body starting with "@" would be read as a file name by --data-binary.
-      const first = pieces[0];
-      const option = typeof first !== 'string' || first.startsWith('@') ? '--data-raw' : '--data-binary';
-      data = [option, shellWord(pieces)];
-    } else {
-      input = printfCommand(pieces ?? held);
-      data = ['--data-binary', '@-'];
-    }
-  } else if (body && multipart && held === undefined && body.parts && body.parts.length > 0) {
-    data = formFields(body.parts, secrets, notes);
-  } else if (body && (body.size > 0 || held === undefined)) {
-    const file = `body.${FILE_SUFFIX[mediaType(contentType) ?? ''] ?? 'bin'}`;
-    notes.push(`${sizeNote(file, body)}${held ? '' : ', not kept whole in the recording'}`);
-    data = ['--data-binary', `@${file}`];
-  }
+  const { data, input, notes } = bodyArguments(exchange, secrets, options.maxBodyBytes ?? 4096);
   const formBuilt = data[0] === '-F' || data[0] === '--form-string';
 
   const words = ['curl'];
-  const method = request.method.toUpperCase();
   const inferred = data.length > 0 ? 'POST' : 'GET';
-  if (method === 'HEAD' && data.length === 0) words.push('--head');
+  if (request.method.toUpperCase() === 'HEAD' && data.length === 0) words.push('--head');
   else if (request.method !== inferred) words.push('-X', quoteLiteral(request.method));
   const url = request.url;
   if (/[[\]{}]/.test(url)) words.push('--globoff');
@@ -177,7 +185,9 @@ export function curlCommand(exchange: Exchange, options: CurlOptions = {}): stri
     if (lower === 'accept-encoding' && /gzip|deflate|br/i.test(value)) words.push('--compressed');
   }
   // Without a recorded Content-Type, curl would send its own with the body: "Content-Type:" stops it.
-  if (data.length > 0 && !formBuilt && contentType === undefined) words.push('-H', quoteLiteral('Content-Type:'));
+  if (data.length > 0 && !formBuilt && header(request.headers, 'content-type') === undefined) {
+    words.push('-H', quoteLiteral('Content-Type:'));
+  }
   words.push(...data, shellWord(paramPieces(url, secrets)));
   const command = input === undefined ? words.join(' ') : `${input} | ${words.join(' ')}`;
   return notes.length > 0 ? `${command}  # ${notes.join('; ')}` : command;

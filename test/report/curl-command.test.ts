@@ -237,6 +237,16 @@ describe('curl command of a body the recording does not hold', () => {
     );
   });
 
+  it('sends an empty body as empty, whether or not its text was recorded', async () => {
+    for (const body of [{ size: 0 }, { size: 0, text: '' }]) {
+      const command = curlCommand(exchange('POST', '/v2/checkout/A', { 'content-type': 'application/json' }, body));
+      expect(command).toContain("--data-binary ''");
+      const got = await replay(command);
+      expect(got.method).toBe('POST');
+      expect(got.headers['content-length']).toBe('0');
+    }
+  });
+
   it('leaves a body larger than the limit to a file too', () => {
     const recorded = exchange('POST', '/v2/checkout/A', { 'content-type': 'application/json' }, text('{"a":1}'));
     expect(curlCommand(recorded, { maxBodyBytes: 4 })).toContain('--data-binary @body.json');
