@@ -28,6 +28,10 @@ export interface ExchangeSummary {
   responseHeaders?: Record<string, string>;
   responseBody?: string;
   error?: string;
+  /** A command sending the request again, credentials left to variables ($TOKEN). */
+  curl?: string;
+  /** A few lines of the body a finding names, around the member at its path. */
+  excerpt?: string;
 }
 
 /** Where an exchange came from in a recording: the file's place in the list and the line's number. */

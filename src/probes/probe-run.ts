@@ -21,7 +21,7 @@ export interface RecordOptions {
 }
 
 export class ProbeRun {
-  readonly tally = new Tally({ summarise: (exchange) => this.summarise(exchange) });
+  readonly tally = new Tally({ summarise: (exchange, violation) => this.summarise(exchange, violation) });
   readonly exchanges: Exchange[] = [];
   private readonly observations = new Map<RuleId, Record<string, unknown>>();
   private readonly state = new CheckoutState();
@@ -32,8 +32,8 @@ export class ProbeRun {
     private readonly progress: (line: string) => void = () => {},
   ) {}
 
-  summarise(exchange: Exchange): ExchangeSummary {
-    return summariseExchange(exchange, this.config.secrets, this.config.credentialHeaders);
+  summarise(exchange: Exchange, violation?: Violation): ExchangeSummary {
+    return summariseExchange(exchange, this.config.secrets, this.config.credentialHeaders, violation);
   }
 
   /** Sends a request with the configured headers and judges the exchange. */

@@ -27,7 +27,9 @@ function isExchange(value: unknown): value is Exchange {
 
 export class RecordingJudge {
   private readonly state = new CheckoutState();
-  private readonly tally = new Tally({ summarise: (exchange) => summariseExchange(exchange) });
+  private readonly tally = new Tally({
+    summarise: (exchange, violation) => summariseExchange(exchange, [], [], violation),
+  });
   private readonly warnings: LineWarning[] = [];
 
   /** A line or entry skipped before it reached the judge (an unreadable HAR entry). */

@@ -1,4 +1,5 @@
 import type { RuleResult, RunResult } from '../findings/types.js';
+import { failureDetail } from './failure-detail.js';
 import { exchangeLine } from './failure-text.js';
 
 // The table a person reads at the end of a run: each rule, its verdict, the formats and evidence
@@ -34,7 +35,9 @@ function failureLines(rule: RuleResult): string[] {
       `        ${failure.format === 'any' ? '' : `[${failure.format}] `}${failure.side}: ${oneLine(failure.message, 200)}`,
     );
     lines.push(`          ${exchangeLine(failure)}`);
-    if (failure.exchange.responseBody) lines.push(`          answered: ${oneLine(failure.exchange.responseBody)}`);
+    if (failure.exchange.responseBody && failure.exchange.excerpt === undefined)
+      lines.push(`          answered: ${oneLine(failure.exchange.responseBody)}`);
+    lines.push(...failureDetail(failure.exchange, '          '));
   }
   const more = rule.failures.length - Math.min(3, rule.failures.length) + rule.moreFailures;
   if (more > 0) lines.push(`        … and ${more} more`);

@@ -1,4 +1,5 @@
 import type { Finding, RuleResult } from '../findings/types.js';
+import { failureDetail } from './failure-detail.js';
 
 // How a failed or untested rule is told in words, the same in the console, JUnit and Allure.
 
@@ -12,7 +13,8 @@ export function failureText(rule: RuleResult, shown = rule.failures.length): str
   if (rule.status === 'untested') return `untested: ${rule.reason ?? 'no exchange could test it'}`;
   const lines = rule.failures.slice(0, shown).map((finding) => {
     const format = finding.format === 'any' ? '' : `[${finding.format}] `;
-    return `${format}${finding.side}: ${finding.message}\n  ${exchangeLine(finding)}`;
+    const detail = failureDetail(finding.exchange, '  ');
+    return [`${format}${finding.side}: ${finding.message}`, `  ${exchangeLine(finding)}`, ...detail].join('\n');
   });
   const more = rule.failures.length - Math.min(shown, rule.failures.length) + rule.moreFailures;
   if (more > 0) lines.push(`… and ${more} more exchanges like these`);

@@ -148,9 +148,9 @@ export function checkCheckout(
   checkTax(document, out);
 
   const model = modelOf(document, 'checkout');
-  for (const problem of schemaProblems(model, 'checkout')) {
+  for (const problem of schemaProblems(model, 'checkout', document.format)) {
     const path = displayPath(problem.path, document.format);
-    out.add(shapeRule, 'response', `${path} ${problem.message}`, path);
+    out.add(shapeRule, 'response', problem.message, path);
   }
   const extra = extraMembers(model, schemas.checkout).map((path) => displayPath(path, document.format));
   if (extra.length > 0) {
@@ -165,41 +165,57 @@ export function checkCheckout(
   const status = stringAt(model, '/status');
   if (status !== undefined) out.facts.statusMember = true;
   if (isPost && status !== undefined && status !== 'Open') {
-    out.add('checkout.status.open', 'response', `a fresh set-up answered Status "${status}", expected "Open"`);
+    out.add(
+      'checkout.status.open',
+      'response',
+      `a fresh set-up answered Status "${status}", expected "Open"`,
+      displayPath('/status', document.format),
+    );
   }
   if (status !== undefined && !KNOWN_PAYMENT_STATUSES.includes(status)) {
     out.add(
       'checkout.status.known',
       'response',
       `Status "${status}" is not one of ${KNOWN_PAYMENT_STATUSES.join(', ')}`,
+      displayPath('/status', document.format),
     );
   }
 
   const paymentUrl = stringAt(model, '/paymentUrl');
   if (paymentUrl !== undefined) out.facts.paymentUrlMember = true;
   if (paymentUrl !== undefined && !isAbsoluteHttpUrl(paymentUrl)) {
-    out.add('checkout.payment-url', 'response', `PaymentUrl "${paymentUrl}" is not an absolute http(s) URL`);
+    out.add(
+      'checkout.payment-url',
+      'response',
+      `PaymentUrl "${paymentUrl}" is not an absolute http(s) URL`,
+      displayPath('/paymentUrl', document.format),
+    );
   }
 
   const country = stringAt(model, '/billing/address/country');
   if (country !== undefined) out.facts.countryMember = true;
   if (country !== undefined && !/^[A-Z]{2}$/.test(country)) {
-    out.add('checkout.country-code', 'response', `Country "${country}" is not a two-letter upper-case code`);
+    out.add(
+      'checkout.country-code',
+      'response',
+      `Country "${country}" is not a two-letter upper-case code`,
+      displayPath('/billing/address/country', document.format),
+    );
   }
 
   const answered = setUpOf(model);
   if (isPost && requestModel !== undefined) {
     const sent = setUpOf(requestModel);
-    for (const difference of differences(sent, answered, document.format)) {
-      out.add('checkout.echo', 'response', `${difference} (the POST response must echo what was sent)`);
+    for (const { path, text } of differences(sent, answered, document.format)) {
+      out.add('checkout.echo', 'response', `${text} (the POST response must echo what was sent)`, path);
     }
     state.remember(key, sent);
   } else if (!isPost) {
     const setUp = state.recall(key);
     if (setUp) {
       out.facts.afterPost = true;
-      for (const difference of differences(setUp, answered, document.format)) {
-        out.add('checkout.get.consistent', 'response', `${difference} (set by the earlier POST)`);
+      for (const { path, text } of differences(setUp, answered, document.format)) {
+        out.add('checkout.get.consistent', 'response', `${text} (set by the earlier POST)`, path);
       }
     }
   }
@@ -219,19 +235,23 @@ function isAbsoluteHttpUrl(value: string): boolean {
   }
 }
 
-function differences(sent: CheckoutSetUp, answered: CheckoutSetUp, format: Document['format']): string[] {
-  const found: string[] = [];
+/** Members answered otherwise than set, each with its path (for the report's excerpt). */
+function differences(
+  sent: CheckoutSetUp,
+  answered: CheckoutSetUp,
+  format: Document['format'],
+): { path: string; text: string }[] {
+  const found: { path: string; text: string }[] = [];
   const show = (value: string | undefined) => (value === undefined ? 'nothing' : JSON.stringify(value));
   if (sent.returnUrl !== undefined && sent.returnUrl !== answered.returnUrl) {
-    found.push(
-      `${displayPath('/returnUrl', format)}: sent ${show(sent.returnUrl)}, answered ${show(answered.returnUrl)}`,
-    );
+    const path = displayPath('/returnUrl', format);
+    found.push({ path, text: `${path}: sent ${show(sent.returnUrl)}, answered ${show(answered.returnUrl)}` });
   }
   for (const field in sent.address) {
     const value = sent.address[field];
     if (answered.address[field] !== value) {
       const path = displayPath(`/billing/address/${field}`, format);
-      found.push(`${path}: sent ${show(value)}, answered ${show(answered.address[field])}`);
+      found.push({ path, text: `${path}: sent ${show(value)}, answered ${show(answered.address[field])}` });
     }
   }
   return found;

@@ -10,6 +10,7 @@ import {
   xmlNilElementsOf,
 } from '../contract/schemas.js';
 import type { Document } from './document.js';
+import { describeSchemaError } from './schema-messages.js';
 import { isXsiNil, type XmlElement } from './xml.js';
 
 // Both forms of a resource are read into one JSON-shaped model (camelCase names), so that schema,
@@ -44,7 +45,7 @@ function elementValue(element: XmlElement, schema: JsonSchema | undefined, skipp
     const reading = leafReadingOf(schema);
     if (reading === 'number') {
       const text = element.text.trim();
-      // A text that is no xs:decimal stays a string, so the schema reports it as "must be number".
+      // A text that is no xs:decimal stays a string, so the schema reports it as text, not a number.
       return XS_DECIMAL.test(text) ? Number(text) : element.text;
     }
     if (reading === 'object' && element.text.trim() === '') return {};
@@ -90,12 +91,13 @@ export function displayPath(pointer: string, format: Document['format']): string
     .join('/');
 }
 
-export function schemaProblems(model: unknown, schemaName: SchemaName): SchemaProblem[] {
+/** The schema's failures on the model, each as a sentence naming the member as `format` writes it. */
+export function schemaProblems(model: unknown, schemaName: SchemaName, format: Document['format']): SchemaProblem[] {
   const validate = validatorFor(schemaName);
   if (validate(model)) return [];
   return (validate.errors ?? []).map((error) => {
     const missing = error.keyword === 'required' ? `/${String(error.params.missingProperty)}` : '';
-    return { path: `${error.instancePath}${missing}`, message: error.message ?? error.keyword };
+    return { path: `${error.instancePath}${missing}`, message: describeSchemaError(error, model, format) };
   });
 }
 

@@ -51,8 +51,8 @@ function answerOf(facts: ExchangeFacts): string {
 }
 
 export interface TallyOptions {
-  /** Makes the report's view of an exchange; called only for the breaches that are kept. */
-  summarise: (exchange: Exchange) => ExchangeSummary;
+  /** Makes the report's view of an exchange (around what a violation names); called only for the breaches that are kept. */
+  summarise: (exchange: Exchange, violation: Violation) => ExchangeSummary;
 }
 
 export interface RecordOptions {
@@ -90,7 +90,6 @@ export class Tally {
       counted.add(key);
       bump(data.evidence, tested.rule, format);
     }
-    const summary = lazily(() => this.options.summarise(exchange));
     const brokenHere = new Set<string>();
     for (const violation of judged.violations) {
       const format = verdictFormat(
@@ -104,7 +103,7 @@ export class Tally {
         brokenHere.add(key);
         bump(data.broken, violation.rule, format);
       }
-      this.keep(violation, format, summary, options.at);
+      this.keep(exchange, violation, format, options.at);
     }
   }
 
@@ -117,17 +116,14 @@ export class Tally {
     if (exchange.response) bump(this.data.evidence, rule, verdictIn);
     if (!unmet) return;
     bump(this.data.broken, rule, verdictIn);
-    this.keep(
-      unmet,
-      verdictIn,
-      lazily(() => this.options.summarise(exchange)),
-    );
+    this.keep(exchange, unmet, verdictIn);
   }
 
-  private keep(violation: Violation, format: FormatKey, summary: () => ExchangeSummary, at?: LineRef): void {
+  private keep(exchange: Exchange, violation: Violation, format: FormatKey, at?: LineRef): void {
     const shown = (this.kept.get(violation.rule) ?? 0) + 1;
     this.kept.set(violation.rule, shown);
-    if (shown <= KEPT_PER_RULE) this.data.findings.push(findingOf(violation, format, summary(), at));
+    if (shown > KEPT_PER_RULE) return;
+    this.data.findings.push(findingOf(violation, format, this.options.summarise(exchange, violation), at));
   }
 
   /** What an observation probe recorded: the evidence of an observe rule. */
@@ -135,15 +131,6 @@ export class Tally {
     if (!(rule in this.data.observations)) bump(this.data.evidence, rule, 'any');
     this.data.observations[rule] = observation;
   }
-}
-
-/** A value made on first use only: summaries are built for the breaches that are kept. */
-function lazily<T>(make: () => T): () => T {
-  let made: { value: T } | undefined;
-  return () => {
-    made ??= { value: make() };
-    return made.value;
-  };
 }
 
 function findingOf(violation: Violation, format: FormatKey, exchange: ExchangeSummary, at?: LineRef): Finding {

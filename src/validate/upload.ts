@@ -110,9 +110,9 @@ export function checkUpload(exchange: Exchange, read: ReadBodies, out: Judging):
     }
   }
   const model = modelOf(document, 'upload-result');
-  for (const problem of schemaProblems(model, 'upload-result')) {
+  for (const problem of schemaProblems(model, 'upload-result', document.format)) {
     const path = displayPath(problem.path, document.format);
-    out.add('upload.response.schema', 'response', `${path} ${problem.message}`, path);
+    out.add('upload.response.schema', 'response', problem.message, path);
   }
 
   const fileType = stringAt(model, '/fileType');

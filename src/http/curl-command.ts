@@ -1,0 +1,194 @@
+import { type Exchange, header, type MultipartPart, mediaType, type RecordedBody } from '../validate/exchange.js';
+import { envName, type Piece, printfCommand, quoteLiteral, shellWord, withPlaceholders } from './shell-words.js';
+
+// A curl command that sends a recorded request again, so a person can reproduce a failure from a
+// report. Credentials are never written: they become environment variables the person sets
+// ("Authorization: Bearer $TOKEN"), and any secret given turns into one wherever it appears.
+// Everything else is single-quoted, so pasting the command expands nothing in the body.
+
+export interface CurlOptions {
+  /** Secret strings (tokens, passwords) to keep out of the command, wherever they appear. */
+  secrets?: readonly string[];
+  /** Names of further headers that carry credentials. */
+  credentialHeaders?: readonly string[];
+  /** Bodies larger than this many bytes are left to a file the person supplies (default 4096). */
+  maxBodyBytes?: number;
+}
+
+/** Headers of one connection, and those curl works out itself (Host from the URL, the length). */
+const LEFT_OUT = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+  'content-length',
+  'host',
+]);
+
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key']);
+
+/** Parameters of a query or a form body that carry secrets (those redaction knows, and more). */
+const SECRET_PARAMS = /((?:^|[?&;])(access_token|refresh_token|client_secret|token|api_key|password)=)([^&#]*)/gi;
+
+type Secrets = { value: string; env: string }[];
+
+function credentialValue(name: string, value: string): Piece[] {
+  const lower = name.toLowerCase();
+  if (lower === 'authorization') {
+    const scheme = /^(\S+)\s+\S/.exec(value)?.[1];
+    if (scheme === undefined) return [{ env: 'AUTHORIZATION' }];
+    return [`${scheme} `, { env: scheme.toLowerCase() === 'bearer' ? 'TOKEN' : 'CREDENTIALS' }];
+  }
+  return [{ env: envName(name) }];
+}
+
+/** A URL or form body with the values of secret parameters, and the secrets given, as placeholders. */
+function paramPieces(text: string, secrets: Secrets): Piece[] {
+  const pieces: Piece[] = [];
+  let last = 0;
+  for (const match of text.matchAll(SECRET_PARAMS)) {
+    const [, prefix = '', name = ''] = match;
+    pieces.push(...withPlaceholders(text.slice(last, match.index) + prefix, secrets), { env: envName(name) });
+    last = match.index + match[0].length;
+  }
+  pieces.push(...withPlaceholders(text.slice(last), secrets));
+  return pieces;
+}
+
+/** The whole body, when the recording holds it. */
+function heldBytes(body: RecordedBody | undefined): Buffer | undefined {
+  if (body?.base64 !== undefined) return Buffer.from(body.base64, 'base64');
+  if (body?.text !== undefined) return Buffer.from(body.text, 'utf8');
+  return undefined;
+}
+
+const FILE_SUFFIX: Record<string, string> = {
+  'application/pdf': 'pdf',
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'application/json': 'json',
+  'application/xml': 'xml',
+};
+
+/** A file name safe on any file system and in a curl form field. */
+function fileName(wanted: string | undefined, fallback: string): string {
+  return wanted && /^[A-Za-z0-9._-]{1,100}$/.test(wanted) && !wanted.startsWith('.') ? wanted : fallback;
+}
+
+function sizeNote(file: string, body: { size: number; sha256?: string }): string {
+  const digest = body.sha256 ? `, sha256 ${body.sha256}` : '';
+  return `${file}: the ${body.size} bytes sent${digest}`;
+}
+
+/** Form fields rebuilding a multipart body the recording holds only the parts of. */
+function formFields(parts: readonly MultipartPart[], secrets: Secrets, notes: string[]): string[] {
+  const out: string[] = [];
+  parts.forEach((part, index) => {
+    const name = part.name ?? `part${index + 1}`;
+    const head = part.headBase64 !== undefined ? Buffer.from(part.headBase64, 'base64') : undefined;
+    if (part.filename === undefined && head && head.length >= part.size && !head.includes(0)) {
+      out.push('--form-string', shellWord(withPlaceholders(`${name}=${head.toString('utf8')}`, secrets)));
+      return;
+    }
+    const suffix = FILE_SUFFIX[mediaType(part.contentType) ?? ''] ?? 'bin';
+    const file = fileName(part.filename, `part${index + 1}.${suffix}`);
+    notes.push(sizeNote(file, part));
+    let field = `${name}=@${file}`;
+    if (part.contentType) field += `;type=${part.contentType.replace(/[;"]/g, '')}`;
+    if (part.filename !== undefined && part.filename !== file)
+      field += `;filename="${part.filename.replace(/["\\]/g, '')}"`;
+    out.push('-F', shellWord([field]));
+  });
+  return out;
+}
+
+/** Whether the text is one a single-quoted shell word carries as it is: no line break or control. */
+function fitsOneWord(text: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for
+  return !/[\u0000-\u001f\u007f-\u009f]/.test(text);
+}
+
+interface BodyArguments {
+  /** curl's options carrying the body. */
+  data: string[];
+  /** A command whose output is the body (curl reads it as @-). */
+  input?: string;
+  /** What the person must supply: files named for bodies the recording does not hold. */
+  notes: string[];
+}
+
+/** How curl is to send the recorded body, if there is one. */
+function bodyArguments(exchange: Exchange, secrets: Secrets, maxBodyBytes: number): BodyArguments {
+  const body = exchange.request.body;
+  const type = mediaType(header(exchange.request.headers, 'content-type'));
+  const held = heldBytes(body);
+  const notes: string[] = [];
+  if (!body) return { data: [], notes };
+  if (held && held.length <= maxBodyBytes) {
+    const text = held.toString('utf8');
+    const isText = Buffer.from(text, 'utf8').equals(held);
+    const form = type === 'application/x-www-form-urlencoded';
+    const pieces = isText ? (form ? paramPieces(text, secrets) : withPlaceholders(text, secrets)) : undefined;
+    if (pieces && fitsOneWord(text)) {
+      // A literal body starting with "@" would be read as a file name by --data-binary.
+      const first = pieces[0];
+      const option = typeof first !== 'string' || first.startsWith('@') ? '--data-raw' : '--data-binary';
+      return { data: [option, shellWord(pieces)], notes };
+    }
+    return { data: ['--data-binary', '@-'], input: printfCommand(pieces ?? held), notes };
+  }
+  if (type === 'multipart/form-data' && held === undefined && body.parts && body.parts.length > 0) {
+    return { data: formFields(body.parts, secrets, notes), notes };
+  }
+  if (body.size === 0) return { data: ['--data-binary', "''"], notes };
+  const file = `body.${FILE_SUFFIX[type ?? ''] ?? 'bin'}`;
+  notes.push(`${sizeNote(file, body)}${held ? '' : ', not kept whole in the recording'}`);
+  return { data: ['--data-binary', `@${file}`], notes };
+}
+
+/** The command reproducing the exchange's request, on one line. */
+export function curlCommand(exchange: Exchange, options: CurlOptions = {}): string {
+  const { request } = exchange;
+  const secretList = options.secrets ?? [];
+  const secrets: Secrets = secretList.map((value, index) => ({
+    value,
+    env: secretList.length > 1 ? `SECRET_${index + 1}` : 'SECRET',
+  }));
+  const credentials = new Set([
+    ...CREDENTIAL_HEADERS,
+    ...(options.credentialHeaders ?? []).map((n) => n.toLowerCase()),
+  ]);
+  const { data, input, notes } = bodyArguments(exchange, secrets, options.maxBodyBytes ?? 4096);
+  const formBuilt = data[0] === '-F' || data[0] === '--form-string';
+
+  const words = ['curl'];
+  const inferred = data.length > 0 ? 'POST' : 'GET';
+  if (request.method.toUpperCase() === 'HEAD' && data.length === 0) words.push('--head');
+  else if (request.method !== inferred) words.push('-X', quoteLiteral(request.method));
+  const url = request.url;
+  if (/[[\]{}]/.test(url)) words.push('--globoff');
+  if (/\/\.\.?(?:[/?#]|$)/.test(url.replace(/^[a-z]+:\/\/[^/]*/i, ''))) words.push('--path-as-is');
+  for (const [name, value] of Object.entries(request.headers)) {
+    const lower = name.toLowerCase();
+    if (LEFT_OUT.has(lower) || (formBuilt && lower === 'content-type')) continue;
+    if (credentials.has(lower)) {
+      words.push('-H', shellWord([`${name}: `, ...credentialValue(name, value)]));
+      continue;
+    }
+    // curl sends a header of no value only when it is written "Name;".
+    const pieces = value === '' ? [`${name};`] : withPlaceholders(`${name}: ${value}`, secrets);
+    words.push('-H', shellWord(pieces));
+    if (lower === 'accept-encoding' && /gzip|deflate|br/i.test(value)) words.push('--compressed');
+  }
+  // Without a recorded Content-Type, curl would send its own with the body: "Content-Type:" stops it.
+  if (data.length > 0 && !formBuilt && header(request.headers, 'content-type') === undefined) {
+    words.push('-H', quoteLiteral('Content-Type:'));
+  }
+  words.push(...data, shellWord(paramPieces(url, secrets)));
+  const command = input === undefined ? words.join(' ') : `${input} | ${words.join(' ')}`;
+  return notes.length > 0 ? `${command}  # ${notes.join('; ')}` : command;
+}
