@@ -1,8 +1,9 @@
 import { inject, test } from 'vitest';
 import { RULES, type RuleArea } from '../src/contract/rules.js';
 import type { RuleResult } from '../src/findings/types.js';
+import { suiteContext } from '../src/probes/index.js';
 import { mergeTallies } from '../src/validate/tally.js';
-import { type VerdictContext, verdictOf } from '../src/validate/verdicts.js';
+import { verdictOf } from '../src/validate/verdicts.js';
 import './provided.js';
 
 // One test per rule, named with the rule ID, whose verdict comes from the one status model that
@@ -23,14 +24,7 @@ export function defineRuleTests(area: RuleArea): void {
   const config = inject('printConformanceConfig');
   const results = inject('printConformanceResults');
   const tally = mergeTallies([config.preflight, results.tally]);
-  const context: VerdictContext = {
-    face: 'suite',
-    selected: new Set(config.selected),
-    formats: config.formats,
-    strict: config.strict,
-    readOnly: config.readOnly,
-    uploadSize: config.uploadSize !== undefined,
-  };
+  const context = suiteContext(config);
   for (const rule of RULES.filter((r) => r.area === area)) {
     test(rule.id, (testContext) => {
       if (results.error) {

@@ -2,6 +2,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { TOOL_VERSION } from '../contract/package-root.js';
 import { UsageError } from '../findings/usage-error.js';
+import { mergeCommand } from './merge-command.js';
 import { openapiCommand } from './openapi-command.js';
 import { proxyCommand } from './proxy-command.js';
 import { reportCommand } from './report-command.js';
@@ -61,6 +62,7 @@ openapiCommand(cli);
 serveCommand(cli);
 proxyCommand(cli);
 validateCommand(cli);
+mergeCommand(cli);
 reportCommand(cli);
 
 try {

@@ -4,7 +4,7 @@ import { TOOL_VERSION } from '../contract/package-root.js';
 import { RULES, type RuleId } from '../contract/rules.js';
 import { UsageError } from '../findings/usage-error.js';
 import { redactText } from '../http/redact.js';
-import type { Format, SuiteConfig } from '../probes/index.js';
+import { type Format, type SuiteConfig, suiteContext } from '../probes/index.js';
 import type { SampleType } from '../probes/sample-files.js';
 import { consoleSummary } from '../report/console-summary.js';
 import { githubAnnotations } from '../report/github-annotations.js';
@@ -172,9 +172,9 @@ export async function runConformance(options: RunOptions): Promise<void> {
     const result = runResult({
       target: redactText(baseUrl, secrets),
       started,
-      strict,
+      context: suiteContext(config),
       rules: outcome.rules,
-      exchanges: preflightExchanges.length + outcome.exchanges,
+      tally: { exchanges: preflightExchanges.length + outcome.exchanges, answers: outcome.answers },
     });
     writeReports(result, {
       reportDir: options.reportDir,

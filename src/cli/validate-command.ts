@@ -5,7 +5,7 @@ import { consoleSummary } from '../report/console-summary.js';
 import { githubAnnotations } from '../report/github-annotations.js';
 import { runResult } from '../report/run-result.js';
 import { writeReports } from '../report/write-reports.js';
-import { exitCodeOf, verdictsOf } from '../validate/verdicts.js';
+import { exitCodeOf, type VerdictContext, verdictsOf } from '../validate/verdicts.js';
 import { selectedRules } from './rule-selection.js';
 import { withSettings } from './settings.js';
 import { checkReportPlaces } from './writable.js';
@@ -76,18 +76,18 @@ export function validateCommand(yargs: Argv) {
         process.stderr.write(`warning: … and ${judged.warnings.length - SHOWN_WARNINGS} more lines skipped\n`);
       if (tally.exchanges === 0) throw new UsageError(`no exchange found in ${files.join(', ')}`);
 
-      const rules = verdictsOf(tally, {
+      const context: VerdictContext = {
         face: 'traffic',
         selected,
         formats: argv.format === 'both' ? ['json', 'xml'] : [argv.format],
         strict: argv.strict,
-      });
+      };
       const result = runResult({
         target: files.join(', '),
         started,
-        strict: argv.strict,
-        rules,
-        exchanges: tally.exchanges,
+        context,
+        rules: verdictsOf(tally, context),
+        tally,
       });
       writeReports(result, {
         reportDir: argv['report-dir'],

@@ -1,4 +1,5 @@
-import type { RuleId, Severity } from '../contract/rules.js';
+import type { ExchangeKind } from '../contract/exchange-facts.js';
+import type { Face, RuleId, Severity } from '../contract/rules.js';
 
 // The few types every face and writer shares: what the core found in an exchange (a violation),
 // that finding tied to the exchange that showed it (a finding), and the verdict of a run per rule.
@@ -93,6 +94,16 @@ export interface RunSummary {
   observed: number;
 }
 
+/** How a run reached its verdicts: what it judged, so that shards of one run merge into its verdicts. */
+export interface RunContext {
+  face: Face;
+  selected: RuleId[];
+  formats: ('json' | 'xml')[];
+  strict: boolean;
+  readOnly?: boolean;
+  uploadSize?: boolean;
+}
+
 export interface RunResult {
   tool: string;
   version: string;
@@ -105,4 +116,7 @@ export interface RunResult {
   profile: Record<string, unknown>;
   /** Exchanges judged. */
   exchanges: number;
+  run: RunContext;
+  /** How each kind of request was answered ("400 JSON": 6), the ground of untested reasons. */
+  answers: Partial<Record<ExchangeKind, Record<string, number>>>;
 }

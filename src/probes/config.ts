@@ -1,5 +1,6 @@
 import type { RuleId } from '../contract/rules.js';
 import type { TallyData } from '../validate/tally.js';
+import type { VerdictContext } from '../validate/verdicts.js';
 import type { SampleType } from './sample-files.js';
 
 export type Format = 'json' | 'xml';
@@ -26,4 +27,16 @@ export interface SuiteConfig {
   timeoutMs: number;
   /** What the exchanges made while finding the URLs (orders, oauth) showed. */
   preflight: TallyData;
+}
+
+/** What the suite's verdicts are reached under: the rules, formats and options of the run. */
+export function suiteContext(config: SuiteConfig): VerdictContext {
+  return {
+    face: 'suite',
+    selected: new Set(config.selected),
+    formats: config.formats,
+    strict: config.strict,
+    readOnly: config.readOnly,
+    uploadSize: config.uploadSize !== undefined,
+  };
 }

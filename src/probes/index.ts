@@ -5,7 +5,7 @@ import { probeObservations, summariseExchanges } from './observation-probes.js';
 import { ProbeRun } from './probe-run.js';
 import { probeUpload } from './upload-probes.js';
 
-export type { Format, SuiteConfig } from './config.js';
+export { type Format, type SuiteConfig, suiteContext } from './config.js';
 
 /** Runs every probe group that a selected rule needs, in an order that keeps state meaningful. */
 export async function runProbes(config: SuiteConfig, progress: (line: string) => void = () => {}) {

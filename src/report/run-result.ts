@@ -1,6 +1,7 @@
 import { TOOL_NAME, TOOL_VERSION } from '../contract/package-root.js';
 import type { RuleResult, RunResult } from '../findings/types.js';
-import { profileOf, summaryOf } from '../validate/verdicts.js';
+import type { TallyData } from '../validate/tally.js';
+import { contextToJson, profileOf, summaryOf, type VerdictContext } from '../validate/verdicts.js';
 
 // The outcome of a run as every report writer sees it (CLI.md, "Reports"): the summary is counted
 // from the rules' verdicts, never kept apart from them.
@@ -8,9 +9,9 @@ import { profileOf, summaryOf } from '../validate/verdicts.js';
 export interface RunFacts {
   target: string;
   started: number;
-  strict: boolean;
+  context: VerdictContext;
   rules: RuleResult[];
-  exchanges: number;
+  tally: Pick<TallyData, 'exchanges' | 'answers'>;
 }
 
 export function runResult(facts: RunFacts): RunResult {
@@ -20,10 +21,12 @@ export function runResult(facts: RunFacts): RunResult {
     target: facts.target,
     startedAt: new Date(facts.started).toISOString(),
     durationMs: Date.now() - facts.started,
-    strict: facts.strict,
+    strict: facts.context.strict,
     summary: summaryOf(facts.rules),
     rules: facts.rules,
     profile: profileOf(facts.rules),
-    exchanges: facts.exchanges,
+    exchanges: facts.tally.exchanges,
+    run: contextToJson(facts.context),
+    answers: facts.tally.answers,
   };
 }

@@ -1,6 +1,6 @@
 import type { ExchangeFacts, ExchangeKind } from '../contract/exchange-facts.js';
 import { type Rule, type RuleId, ruleById } from '../contract/rules.js';
-import type { ExchangeSummary, Finding, FormatKey, LineRef } from '../findings/types.js';
+import type { ExchangeSummary, Finding, FormatKey, LineRef, RuleResult } from '../findings/types.js';
 import type { Exchange, Violation } from './exchange.js';
 import { formatOnSide, type Tested } from './index.js';
 
@@ -176,4 +176,30 @@ export function mergeTallies(parts: readonly TallyData[]): TallyData {
     return count <= KEPT_PER_RULE;
   });
   return merged;
+}
+
+/**
+ * The tally a run's results were made from, as far as results.json keeps it: evidence and breaches
+ * per rule and format, the breaches shown, the answers seen and what was observed. Enough to merge
+ * the results of shards of one run into the verdicts of the whole.
+ */
+export function tallyOfResult(result: {
+  rules: readonly RuleResult[];
+  answers: TallyData['answers'];
+  exchanges: number;
+}): TallyData {
+  const tally = emptyTally();
+  tally.exchanges = result.exchanges;
+  tally.answers = structuredClone(result.answers);
+  for (const rule of result.rules) {
+    for (const format of rule.formats) {
+      if (format.evidence > 0)
+        tally.evidence[rule.id] = { ...tally.evidence[rule.id], [format.format]: format.evidence };
+      if (format.broken > 0) tally.broken[rule.id] = { ...tally.broken[rule.id], [format.format]: format.broken };
+    }
+    tally.findings.push(...rule.failures);
+    // An observe rule's own breaches are shown as its observation; only a probe's record is kept apart.
+    if (rule.observed !== undefined && rule.failures.length === 0) tally.observations[rule.id] = rule.observed;
+  }
+  return tally;
 }

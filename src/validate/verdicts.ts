@@ -1,6 +1,14 @@
 import type { ExchangeKind } from '../contract/exchange-facts.js';
 import { type Face, formatsOf, RULES, type Rule, type RuleId } from '../contract/rules.js';
-import type { Finding, FormatKey, FormatResult, RuleResult, RuleStatus, RunSummary } from '../findings/types.js';
+import type {
+  Finding,
+  FormatKey,
+  FormatResult,
+  RuleResult,
+  RuleStatus,
+  RunContext,
+  RunSummary,
+} from '../findings/types.js';
 import type { TallyData } from './tally.js';
 
 // One status model for every face and writer: a rule's verdict from what a run saw. `passed` needs
@@ -142,6 +150,23 @@ export function profileOf(rules: readonly RuleResult[]): Record<string, unknown>
 /** Every rule's verdict, in catalog order. */
 export function verdictsOf(tally: TallyData, context: VerdictContext): RuleResult[] {
   return RULES.map((rule) => verdictOf(rule, tally, context));
+}
+
+/** The context as results.json keeps it (CLI.md's `run`), and back. */
+export function contextToJson(context: VerdictContext): RunContext {
+  const json: RunContext = {
+    face: context.face,
+    selected: RULES.filter((rule) => context.selected.has(rule.id)).map((rule) => rule.id),
+    formats: [...context.formats],
+    strict: context.strict,
+  };
+  if (context.readOnly !== undefined) json.readOnly = context.readOnly;
+  if (context.uploadSize !== undefined) json.uploadSize = context.uploadSize;
+  return json;
+}
+
+export function contextFromJson(json: RunContext): VerdictContext {
+  return { ...json, selected: new Set(json.selected) };
 }
 
 /** 0 when no verdict fails the run, 1 otherwise: every report shows the same rules failing. */

@@ -33,8 +33,14 @@ function result(withDetail: boolean): RunResult {
     exchange: shown,
   });
   const selected = new Set<RuleId>(['checkout.response.schema']);
-  const rules = verdictsOf(tally, { face: 'traffic', selected, formats: ['json'], strict: false });
-  return runResult({ target: 'http://s.test/v2/', started: Date.now(), strict: false, rules, exchanges: 1 });
+  const context = { face: 'traffic' as const, selected, formats: ['json' as const], strict: false };
+  return runResult({
+    target: 'http://s.test/v2/',
+    started: Date.now(),
+    context,
+    rules: verdictsOf(tally, context),
+    tally,
+  });
 }
 
 describe('failure detail in the text reports', () => {

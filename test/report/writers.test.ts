@@ -34,8 +34,9 @@ function resultWith(strict: boolean): RunResult {
     { rule: 'checkout.payment-url', format: 'json', side: 'response', message: 'PaymentUrl is relative', exchange },
   );
   const selected = new Set<RuleId>(RULES.map((r) => r.id));
-  const rules = verdictsOf(tally, { face: 'traffic', selected, formats: ['json', 'xml'], strict });
-  return runResult({ target: 'http://s.test/v2/', started: Date.now() - 1200, strict, rules, exchanges: 3 });
+  const context = { face: 'traffic' as const, selected, formats: ['json' as const, 'xml' as const], strict };
+  const rules = verdictsOf(tally, context);
+  return runResult({ target: 'http://s.test/v2/', started: Date.now() - 1200, context, rules, tally });
 }
 
 describe('report writers', () => {
