@@ -2,14 +2,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Dialect } from '../../src/reference/dialect.js';
 import { startReferenceService } from '../../src/reference/service.js';
 import { runCli } from '../helpers/cli.js';
-import { BREAKING, CONFORMANT_DIALECTS, type Mutant } from './mutants.js';
+import { BREAKING, CONFORMANT_DIALECTS, EVIDENCE_STARVED } from './mutants.js';
 
 // `print-conformance run` against each variant of the reference service: a variant that breaks a
 // rule fails exactly that rule (and what it implies); a conformant dialect fails nothing.
 
-async function runAgainst(mutant: Mutant) {
+async function runAgainst(mutant: { dialect: Partial<Dialect> }) {
   const service = await startReferenceService({ dialect: mutant.dialect });
   const reports = mkdtempSync(join(tmpdir(), 'print-conformance-mutant-'));
   try {
@@ -60,5 +61,10 @@ describe.concurrent('mutant matrix', () => {
       expect(result.code).toBe(0);
       expect(json.summary.failed).toBe(0);
     });
+  }
+
+  // These need rules without evidence to come out "untested"; until then they would pass.
+  for (const variant of EVIDENCE_STARVED) {
+    it.todo(`never passes ${variant.notPassed.length} rules it gives no evidence for: ${variant.name}`);
   }
 });
