@@ -1,5 +1,4 @@
 import type { BodyFormat } from './document.js';
-import { mediaParam } from './exchange.js';
 
 // Whether a body's bytes are in the encoding it names, as a strict parser (libxml2, .NET's
 // XmlReader, RFC 8259 JSON) holds them to it. The core sees a body as text plus its size in bytes:
@@ -16,35 +15,37 @@ type Bytes = 'utf-8' | 'utf-16' | 'not-utf-8';
 type Family = 'utf-8' | 'utf-16' | 'utf-32' | '8-bit';
 
 interface Encoding {
-  /** As the body wrote it, for messages. */
-  label: string;
   /** WHATWG canonical name (utf-16le and utf-16be both as utf-16), or utf-32. */
   name: string;
   family: Family;
 }
 
-const known = new Map<string, Encoding | undefined>();
+const known = new Map<string, Encoding | undefined>([['utf-8', { name: 'utf-8', family: 'utf-8' }]]);
 
 /** The encoding a label names; undefined for a label no decoder knows (no verdict is given then). */
 function encodingOf(label: string): Encoding | undefined {
+  const cached = known.get(label);
+  if (cached !== undefined || known.has(label)) return cached;
   const key = label.trim().toLowerCase();
-  if (known.has(key)) return known.get(key);
   let encoding: Encoding | undefined;
-  if (/^(utf-?32(le|be)?|ucs-?4)$/.test(key)) encoding = { label, name: 'utf-32', family: 'utf-32' };
+  if (/^(utf-?32(le|be)?|ucs-?4)$/.test(key)) encoding = { name: 'utf-32', family: 'utf-32' };
   else {
     try {
       const name = new TextDecoder(key).encoding;
-      if (name === 'utf-8') encoding = { label, name, family: 'utf-8' };
-      else if (name.startsWith('utf-16')) encoding = { label, name: 'utf-16', family: 'utf-16' };
+      if (name === 'utf-8') encoding = { name, family: 'utf-8' };
+      else if (name.startsWith('utf-16')) encoding = { name: 'utf-16', family: 'utf-16' };
       // Every other encoding a decoder knows writes ASCII as ASCII (windows-1252, iso-8859-x, shift_jis...).
-      else encoding = { label, name, family: '8-bit' };
+      else encoding = { name, family: '8-bit' };
     } catch {
       encoding = undefined;
     }
   }
-  if (known.size < 256) known.set(key, encoding);
-  return encoding && { ...encoding, label };
+  // Labels as written are few (utf-8, UTF-8, utf-16...); a hostile stream of new ones is not kept.
+  if (known.size < 256) known.set(label, encoding);
+  return encoding;
 }
+
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
 
 function bytesOf(text: string, size: number): Bytes {
   const length = text.length;
@@ -54,26 +55,30 @@ function bytesOf(text: string, size: number): Bytes {
   return 'utf-8';
 }
 
-const XML_DECLARATION = /^<\?xml\s[^?]*?\bencoding\s*=\s*(["'])([^"']*)\1/;
+const ENCODING_PSEUDO_ATTRIBUTE = /encoding\s*=\s*(["'])([^"']*)\1/y;
 
 /** The encoding an XML declaration names, read only when the text starts with one. */
 export function declaredEncoding(text: string): string | undefined {
   const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   if (!text.startsWith('<?xml', start)) return undefined;
-  return XML_DECLARATION.exec(start ? text.slice(start, start + 256) : text.slice(0, 256))?.[2];
+  const end = text.indexOf('?>', start);
+  const at = text.indexOf('encoding', start + 5);
+  if (end < 0 || at < 0 || at > end) return undefined;
+  ENCODING_PSEUDO_ATTRIBUTE.lastIndex = at;
+  return ENCODING_PSEUDO_ATTRIBUTE.exec(text)?.[2];
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is exactly this range
 const NON_ASCII = /[^\u0000-\u007f]/;
 
 /** Why bytes of this kind are not in `encoding`, or undefined when they may well be. */
-function mismatch(encoding: Encoding, bytes: Bytes, text: string, what: string): string | undefined {
-  const named = `${what} "${encoding.label}"`;
+function mismatch(encoding: Encoding, label: string, bytes: Bytes, text: string, what: string): string | undefined {
+  const named = `${what} "${label}"`;
   if (bytes === 'utf-8') {
     if (encoding.family === 'utf-16' || encoding.family === 'utf-32')
       return `${named} but the body is UTF-8 (one byte per ASCII character); libxml2 and .NET's XmlReader refuse it`;
     if (encoding.family === '8-bit' && NON_ASCII.test(text))
-      return `${named} but the body is UTF-8 with non-ASCII characters, which ${encoding.label} reads as other characters`;
+      return `${named} but the body is UTF-8 with non-ASCII characters, which ${label} reads as other characters`;
     return undefined;
   }
   if (bytes === 'utf-16')
@@ -93,7 +98,7 @@ export function encodingProblem(
 ): string | undefined {
   const bom = text.charCodeAt(0) === 0xfeff;
   const declared = format === 'xml' ? declaredEncoding(text) : undefined;
-  const charset = contentType?.includes('=') ? mediaParam(contentType, 'charset') : undefined;
+  const charset = contentType?.includes('=') ? CHARSET.exec(contentType)?.[1] : undefined;
   const suspect = bom || text.includes('\uFFFD');
   // The usual body: nothing named but UTF-8 and nothing that hints at other bytes.
   if (!suspect && declared === undefined && (charset === undefined || encodingOf(charset)?.family === 'utf-8'))
@@ -109,7 +114,7 @@ export function encodingProblem(
   const fromDeclaration = declared === undefined ? undefined : encodingOf(declared);
   if (declared !== undefined) {
     if (!fromDeclaration) return undefined;
-    const problem = mismatch(fromDeclaration, bytes, text, 'the XML declaration says encoding');
+    const problem = mismatch(fromDeclaration, declared, bytes, text, 'the XML declaration says encoding');
     if (problem) return problem;
   } else if (format === 'xml' && bytes === 'not-utf-8') {
     return 'the body holds bytes that are not UTF-8, and no XML declaration names another encoding';
@@ -117,7 +122,7 @@ export function encodingProblem(
 
   const fromCharset = charset === undefined ? undefined : encodingOf(charset);
   if (fromCharset) {
-    const problem = mismatch(fromCharset, bytes, text, 'Content-Type says charset');
+    const problem = mismatch(fromCharset, charset as string, bytes, text, 'Content-Type says charset');
     if (problem) return problem;
     if (fromDeclaration && fromDeclaration.name !== fromCharset.name)
       return `Content-Type says charset "${charset}" but the XML declaration says encoding "${declared}"`;

@@ -130,7 +130,9 @@ describe('format.well-formed: encodings as a strict parser holds them', () => {
     expect(encodingProblem(declaring('x-unknown-thing'), 1000, 'xml', 'application/xml')).toBeUndefined();
   });
 
-  it('reads a declaration only at the start of the body', () => {
+  it('reads a declaration only at the start of the body, in either quotes', () => {
+    const single = `<?xml version='1.0' encoding='UTF-16'?><Checkout/>`;
+    expect(encodingProblem(single, single.length, 'xml', undefined)).toMatch(/encoding "UTF-16"/);
     const later = `<Checkout><Note>&lt;?xml version="1.0" encoding="utf-16"?&gt;</Note></Checkout>`;
     expect(encodingProblem(later, later.length, 'xml', undefined)).toBeUndefined();
   });
