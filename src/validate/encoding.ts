@@ -71,12 +71,25 @@ export function declaredEncoding(text: string): string | undefined {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is exactly this range
 const NON_ASCII = /[^\u0000-\u007f]/;
 
+/** What names the encoding, and what comes of naming wide bytes for UTF-8 ones. */
+const DECLARATION = { what: 'the XML declaration says encoding', wide: "; libxml2 and .NET's XmlReader refuse it" };
+const CHARSET_PARAMETER = {
+  what: 'Content-Type says charset',
+  wide: '; a client that decodes by it reads other characters',
+};
+
 /** Why bytes of this kind are not in `encoding`, or undefined when they may well be. */
-function mismatch(encoding: Encoding, label: string, bytes: Bytes, text: string, what: string): string | undefined {
-  const named = `${what} "${label}"`;
+function mismatch(
+  encoding: Encoding,
+  label: string,
+  bytes: Bytes,
+  text: string,
+  source: typeof DECLARATION,
+): string | undefined {
+  const named = `${source.what} "${label}"`;
   if (bytes === 'utf-8') {
     if (encoding.family === 'utf-16' || encoding.family === 'utf-32')
-      return `${named} but the body is UTF-8 (one byte per ASCII character); libxml2 and .NET's XmlReader refuse it`;
+      return `${named} but the body is UTF-8 (one byte per ASCII character)${source.wide}`;
     if (encoding.family === '8-bit' && NON_ASCII.test(text))
       return `${named} but the body is UTF-8 with non-ASCII characters, which ${label} reads as other characters`;
     return undefined;
@@ -114,7 +127,7 @@ export function encodingProblem(
   const fromDeclaration = declared === undefined ? undefined : encodingOf(declared);
   if (declared !== undefined) {
     if (!fromDeclaration) return undefined;
-    const problem = mismatch(fromDeclaration, declared, bytes, text, 'the XML declaration says encoding');
+    const problem = mismatch(fromDeclaration, declared, bytes, text, DECLARATION);
     if (problem) return problem;
   } else if (format === 'xml' && bytes === 'not-utf-8') {
     return 'the body holds bytes that are not UTF-8, and no XML declaration names another encoding';
@@ -122,7 +135,7 @@ export function encodingProblem(
 
   const fromCharset = charset === undefined ? undefined : encodingOf(charset);
   if (fromCharset) {
-    const problem = mismatch(fromCharset, charset as string, bytes, text, 'Content-Type says charset');
+    const problem = mismatch(fromCharset, charset as string, bytes, text, CHARSET_PARAMETER);
     if (problem) return problem;
     if (fromDeclaration && fromDeclaration.name !== fromCharset.name)
       return `Content-Type says charset "${charset}" but the XML declaration says encoding "${declared}"`;

@@ -99,6 +99,7 @@ describe('format.well-formed: encodings as a strict parser holds them', () => {
     const utf16Charset = checkoutGet('json');
     utf16Charset.response!.headers['content-type'] = 'application/json; charset=utf-16';
     expect(failing(utf16Charset)).toEqual(['format.well-formed@response']);
+    expect(messages(utf16Charset).join()).toMatch(/charset "utf-16" but the body is UTF-8 .*decodes by it/);
     const disagreeing = checkoutGet('xml', declaring('ISO-8859-1'));
     disagreeing.response!.headers['content-type'] = 'application/xml; charset=utf-8';
     expect(messages(disagreeing).join()).toMatch(/charset "utf-8" but the XML declaration says encoding "ISO-8859-1"/);
