@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recordBody } from '../../src/http/send.js';
+import { exchangeOfHarEntry } from '../../src/recording/har.js';
 import { encodingProblem } from '../../src/validate/encoding.js';
 import type { Exchange } from '../../src/validate/exchange.js';
 import { validateExchange } from '../../src/validate/index.js';
@@ -136,5 +137,23 @@ describe('format.well-formed: encodings as a strict parser holds them', () => {
     expect(encodingProblem(single, single.length, 'xml', undefined)).toMatch(/encoding "UTF-16"/);
     const later = `<Checkout><Note>&lt;?xml version="1.0" encoding="utf-16"?&gt;</Note></Checkout>`;
     expect(encodingProblem(later, later.length, 'xml', undefined)).toBeUndefined();
+  });
+});
+
+describe('format.well-formed on HAR entries, whose bodies are decoded text', () => {
+  const entry = (text: string, size: number) =>
+    exchangeOfHarEntry({
+      request: { method: 'GET', url: checkoutGet('xml').request.url, headers: [{ name: 'Accept', value: XML_TYPE }] },
+      response: {
+        status: 200,
+        headers: [{ name: 'Content-Type', value: 'application/xml; charset=utf-16' }],
+        content: { size, mimeType: 'application/xml', text },
+      },
+    });
+
+  it('tells UTF-16 from UTF-8 by the size the entry gives', () => {
+    const xml = declaring('utf-16');
+    expect(failing(entry(xml, 2 * xml.length + 2))).toEqual([]);
+    expect(failing(entry(xml, Buffer.byteLength(xml)))).toEqual(['format.well-formed@response']);
   });
 });
