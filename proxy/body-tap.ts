@@ -3,8 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import busboy from 'busboy';
 import { isTextualMediaType } from '../src/validate/document.js';
-import type { MultipartPart, RecordedBody } from '../src/validate/exchange.js';
-import { mediaType } from '../src/validate/exchange.js';
+import { decodeText, type MultipartPart, mediaType, type RecordedBody } from '../src/validate/exchange.js';
 
 // Watches a body flow past without holding it: counts and keeps the first bytes; keeps the whole
 // body only while it stays under the validation limit; reads multipart part headers as they pass.
@@ -121,7 +120,7 @@ export class BodyTap {
     }
     if (this.parts.length > 0) body.parts = this.parts;
     if (whole && (!this.type || isTextualMediaType(this.type))) {
-      body.text = whole.toString('utf8');
+      body.text = decodeText(whole);
       return body;
     }
     body.sha256 = (this.hash ?? createHash('sha256').update(raw ?? Buffer.alloc(0))).digest('hex');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { isTextualMediaType } from '../src/validate/document.js';
 import type { Exchange, Headers, Violation } from '../src/validate/exchange.js';
-import { mediaType } from '../src/validate/exchange.js';
+import { encodeTextLike, mediaType } from '../src/validate/exchange.js';
 import { BodyTap, type TapOptions } from './body-tap.js';
 import { type MessageHead, MessageParser } from './http-parser.js';
 import {
@@ -514,7 +514,8 @@ export class ClientConnection {
     if (this.context.rewriteUrls && !answer.encoded) {
       const original = body.text ?? bytes.toString('utf8');
       const rewritten = rewriteTargetUrls(original, this.context.targetBase, flight.proxyBase);
-      if (rewritten !== original) bytes = Buffer.from(rewritten);
+      // Written back in the body's own encoding; a body that was not read faithfully is left alone.
+      if (rewritten !== original) bytes = encodeTextLike(rewritten, bytes, original) ?? bytes;
     }
     const extra: Record<string, string> = { 'content-length': String(bytes.length) };
     const reportable = exchange.violations.filter((v) => v.severity !== 'observe');

@@ -186,7 +186,7 @@ const CATALOG = [
     area: 'checkout',
     title: 'ReturnUrl is 5 to 512 characters',
     description:
-      'ReturnUrl, when sent, has 5 to 512 characters inclusive, counted in UTF-16 code units as the real service (.NET) counts. The suite checks that lengths 4 and 513 are rejected (4xx) and 5 and 512 accepted (2xx), in JSON and XML. In traffic, a client request outside the range is a violation, and a 2xx answer to it is a second one.',
+      'ReturnUrl, when sent, has 5 to 512 characters inclusive, counted in UTF-16 code units as the real service (.NET) counts. The suite checks that lengths 4 and 513 are rejected (4xx) and 5 and 512 accepted (2xx), in JSON and XML, and probes the ways services miscount: the empty string (rejected), 512 units written with é (accepted; a service counting UTF-8 bytes refuses it), 513 units that are 512 code points (rejected; a service counting code points accepts it). In traffic, a client request outside the range is a violation, and a 2xx answer to it is a second one.',
     faces: both,
     formats: 'both',
     writes: true,
@@ -469,7 +469,7 @@ const CATALOG = [
     area: 'format',
     title: 'JSON and XML bodies parse',
     description:
-      'Every JSON or XML body, request or response, parses. XML with a DOCTYPE or entity declarations is not accepted (no entity is ever expanded).',
+      "Every JSON or XML body, request or response, parses as a strict parser reads it: an XML declaration's encoding matches the bytes (UTF-8 declaring utf-16 is refused by libxml2 and .NET alike), a charset in Content-Type agrees with the bytes and the declaration, and JSON is UTF-8 without a byte order mark. XML with a DOCTYPE or entity declarations is not accepted (no entity is ever expanded).",
     faces: both,
     formats: 'both',
     writes: false,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Dispatcher, request as undiciRequest } from 'undici';
 import { isTextualMediaType } from '../validate/document.js';
-import type { Exchange, Headers, RecordedBody } from '../validate/exchange.js';
+import { decodeText, type Exchange, type Headers, type RecordedBody } from '../validate/exchange.js';
 import { MAGIC_LENGTH } from '../validate/magic.js';
 
 // The suite's one way to speak to a service: every call comes back as an Exchange, so the core
@@ -22,7 +22,7 @@ export function recordBody(bytes: Buffer, contentType: string | undefined, keepB
   if (bytes.length > KEEP_LIMIT) {
     body.headBase64 = bytes.subarray(0, 64).toString('base64');
     body.skipped = 'too large';
-  } else if (!contentType || isTextualMediaType(contentType)) body.text = bytes.toString('utf8');
+  } else if (!contentType || isTextualMediaType(contentType)) body.text = decodeText(bytes);
   else if (keepBinary) body.base64 = bytes.toString('base64');
   else body.headBase64 = bytes.subarray(0, Math.max(MAGIC_LENGTH, 64)).toString('base64');
   return body;

@@ -1,11 +1,13 @@
 import { checkoutRequestBody, MALFORMED_BODY, returnUrlOfLength } from './checkout-request.js';
 import { type Format, MEDIA_TYPE_OF } from './config.js';
+import { probeCrossedFormats } from './negotiation-probes.js';
 import type { ProbeRun } from './probe-run.js';
+import { probeRequestForms } from './request-form-probes.js';
+import { probeReturnUrlLengths } from './return-url-probes.js';
 
-// Probes of POST and GET checkout/{code} in one format. Boundaries come first and the plain set-up
-// last, so the closing GET is compared with what that set-up stored.
-
-const LENGTH_RULE = 'checkout.return-url.length';
+// Probes of POST and GET checkout/{code} in one format. Boundaries and the other forms of a
+// request come first and the plain set-up last, so the closing GET is compared with what that
+// set-up stored.
 
 export async function probeCheckout(run: ProbeRun, format: Format, id: string): Promise<void> {
   const url = run.config.checkoutUrl;
@@ -13,31 +15,10 @@ export async function probeCheckout(run: ProbeRun, format: Format, id: string): 
   const headers = { accept: type, 'content-type': type };
 
   if (!run.config.readOnly) {
-    for (const [length, answer] of [
-      [4, 'rejected'],
-      [5, 'accepted'],
-      [512, 'accepted'],
-      [513, 'rejected'],
-    ] as const) {
-      await run.probe(
-        {
-          method: 'POST',
-          url,
-          headers,
-          body: checkoutRequestBody(format, returnUrlOfLength(length, `${id}-${format}-${length}`)),
-        },
-        {
-          format,
-          expect: {
-            rule: LENGTH_RULE,
-            answer,
-            what: `a set-up in ${format.toUpperCase()} with a ReturnUrl of ${length} characters`,
-          },
-          ignore: [LENGTH_RULE],
-        },
-      );
-    }
+    await probeReturnUrlLengths(run, format, id);
     await run.probe({ method: 'POST', url, headers, body: MALFORMED_BODY[format] }, { format });
+    await probeRequestForms(run, format, id);
+    await probeCrossedFormats(run, format, id);
 
     const setUp = {
       method: 'POST',

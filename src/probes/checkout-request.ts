@@ -1,8 +1,9 @@
 import { writeResourceXml } from '../contract/xml-writer.js';
+import { XSI_NAMESPACE } from '../validate/xml.js';
 import type { Format } from './config.js';
 
-// The checkout request the suite sends: the real service's published sample, with a ReturnUrl of
-// the probe's choosing.
+// The checkout requests the suite sends: the real service's published sample, with a ReturnUrl of
+// the probe's choosing, and the other ways a well-formed request may be written.
 
 export const SAMPLE_ADDRESS = {
   name: 'Print API',
@@ -12,9 +13,22 @@ export const SAMPLE_ADDRESS = {
   country: 'NL',
 };
 
-export function checkoutRequestBody(format: Format, returnUrl: string | undefined): string {
+/** A second address, with characters outside ASCII, for a set-up that replaces the first. */
+export const OTHER_ADDRESS = {
+  name: 'Café Müller',
+  line1: 'Grote Markt 1',
+  postCode: '8011 LW',
+  city: 'Zwolle',
+  country: 'NL',
+};
+
+export function checkoutRequestBody(
+  format: Format,
+  returnUrl: string | undefined,
+  address: Record<string, string> = SAMPLE_ADDRESS,
+): string {
   const model: Record<string, unknown> = returnUrl === undefined ? {} : { returnUrl };
-  model.billing = { address: SAMPLE_ADDRESS };
+  model.billing = { address };
   return format === 'json' ? JSON.stringify(model) : writeResourceXml('checkout-request', model);
 }
 
@@ -25,6 +39,55 @@ export function returnUrlOfLength(length: number, marker = ''): string {
   const base = `https://shop.example.test/return?probe=${marker}&pad=`;
   if (base.length >= length) return `https://s.test/${'x'.repeat(Math.max(0, length - 15))}`.slice(0, length);
   return base.padEnd(length, 'x');
+}
+
+/**
+ * A URL of `units` UTF-16 code units padded with `é`: as many code points, but more UTF-8 bytes
+ * (two each), so a service that counts bytes refuses it where .NET accepts it.
+ */
+export function multiByteReturnUrl(units: number, marker = ''): string {
+  return `https://shop.example.test/café?probe=${marker}&pad=`.padEnd(units, 'é');
+}
+
+/**
+ * A URL of `units` UTF-16 code units that holds one character outside the BMP (an emoji, two
+ * units): one code point fewer, so a service that counts code points takes 513 units for 512.
+ */
+export function astralReturnUrl(units: number, marker = ''): string {
+  return `https://shop.example.test/return?probe=${marker}&mood=\u{1F600}&pad=`.padEnd(units, 'x');
+}
+
+const DECLARATION = '<?xml version="1.0"?>';
+
+/** The XML sample as written with a UTF-8 byte order mark before it. */
+export const withByteOrderMark = (xml: string) => `\uFEFF${xml}`;
+
+/** The XML sample with a declaration that names its encoding. */
+export const withEncodingDeclaration = (xml: string) =>
+  xml.replace(DECLARATION, '<?xml version="1.0" encoding="utf-8"?>');
+
+/** The XML sample without any declaration (XML 1.0 does not need one). */
+export const withoutDeclaration = (xml: string) => xml.replace(`${DECLARATION}\n`, '');
+
+/**
+ * A ReturnUrl that is nil, with the XMLSchema-instance namespace bound to the prefix `i` (as
+ * DataContractSerializer binds it): no ReturnUrl is sent, whatever the prefix.
+ */
+export function nilReturnUrlXml(): string {
+  return writeResourceXml('checkout-request', { billing: { address: SAMPLE_ADDRESS } }, 'i').replace(
+    '  <Billing>',
+    '  <ReturnUrl i:nil="true" />\n  <Billing>',
+  );
+}
+
+/**
+ * A ReturnUrl that only looks nil: its `xsi` prefix is bound to another namespace, so the element is
+ * an empty string, which is too short.
+ */
+export function falseNilReturnUrlXml(): string {
+  return writeResourceXml('checkout-request', { billing: { address: SAMPLE_ADDRESS } })
+    .replace(`xmlns:xsi="${XSI_NAMESPACE}"`, 'xmlns:xsi="urn:example:not-the-schema-instance"')
+    .replace('  <Billing>', '  <ReturnUrl xsi:nil="true"></ReturnUrl>\n  <Billing>');
 }
 
 export const MALFORMED_BODY: Record<Format, string> = {

@@ -3,6 +3,7 @@ import { probeCheckout } from './checkout-probes.js';
 import type { SuiteConfig } from './config.js';
 import { probeObservations, summariseExchanges } from './observation-probes.js';
 import { ProbeRun } from './probe-run.js';
+import { probeCheckoutState } from './state-probes.js';
 import { probeUpload } from './upload-probes.js';
 
 export { type Format, type SuiteConfig, suiteContext } from './config.js';
@@ -18,6 +19,10 @@ export async function runProbes(config: SuiteConfig, progress: (line: string) =>
     for (const format of config.formats) {
       progress(`checkout [${format}]`);
       await probeCheckout(run, format, id);
+    }
+    if (!config.readOnly) {
+      progress('checkout state');
+      await probeCheckoutState(run, config.formats, id);
     }
   }
   if (!config.readOnly && wants(['upload', 'format', 'http'])) {

@@ -15,6 +15,7 @@ export interface HarEntry {
     url: string;
     headers?: HarHeader[];
     postData?: { mimeType?: string; text?: string; encoding?: string };
+    bodySize?: number;
   };
   response?: {
     status: number;
@@ -60,13 +61,14 @@ export function exchangeOfHarEntry(entry: HarEntry): Exchange {
   };
   if (entry.startedDateTime) exchange.startedAt = entry.startedDateTime;
   if (entry.time !== undefined) exchange.durationMs = entry.time;
-  const requestBody = bodyOf(entry.request.postData?.text, entry.request.postData?.encoding);
+  // The sizes say what the decoded text does not: how many bytes it was (twice its length in UTF-16).
+  const requestBody = bodyOf(entry.request.postData?.text, entry.request.postData?.encoding, entry.request.bodySize);
   if (requestBody) exchange.request.body = requestBody;
   // Browsers write status 0 for a request that got no answer.
   if (entry.response && entry.response.status > 0) {
     exchange.response = { status: entry.response.status, headers: headersOf(entry.response.headers) };
     const content = entry.response.content;
-    const responseBody = bodyOf(content?.text, content?.encoding);
+    const responseBody = bodyOf(content?.text, content?.encoding, content?.size);
     if (responseBody) exchange.response.body = responseBody;
     else if (content?.size === 0) exchange.response.body = { text: '', size: 0 };
   } else exchange.error = entry._error ?? 'no response';

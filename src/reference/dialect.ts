@@ -1,13 +1,26 @@
 // How the reference service speaks. The defaults are the conformant behaviour, as the real service
 // behaves; tests build variants ("mutants") that each break one rule by changing one knob.
 
+import type { IncomingHttpHeaders } from 'node:http';
+
 export interface OutgoingAnswer {
   endpoint: 'orders' | 'checkout' | 'upload' | 'oauth' | 'other';
   method: string;
+  /** The request's path, so that a variant can tell resources apart. */
+  path: string;
   format: 'json' | 'xml';
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** How the body is written as bytes: UTF-8 unless a variant says otherwise (utf16le with a BOM). */
+  encoding?: 'utf8' | 'latin1' | 'utf16le';
+}
+
+/** A request as a variant's hooks see it. */
+export interface IncomingView {
+  endpoint: OutgoingAnswer['endpoint'];
+  method: string;
+  headers: IncomingHttpHeaders;
 }
 
 export interface Dialect {
@@ -28,6 +41,18 @@ export interface Dialect {
   setUpStatus: 200 | 201;
   /** Members added to the billing address in answers (the real service adds email). */
   extraAddressMembers: Record<string, string>;
+  /** false: a POST to a checkout that was set up already answers, and keeps, the first set-up. */
+  replaceSetUp: boolean;
+  /** Answers sent in chunks, without Content-Length. */
+  chunked: boolean;
+  /** Whether a ReturnUrl is accepted; without it, its UTF-16 length must lie in min..max. */
+  returnUrlAccepted?: (value: string) => boolean;
+  /** What the service makes of a checkout request the core read: variants misread it here. */
+  readCheckout?: (model: Record<string, unknown>, text: string) => Record<string, unknown>;
+  /** A 4xx status to refuse a checkout request's bytes with before reading them, for variants too strict. */
+  refuseCheckout?: (request: IncomingView, body: Buffer) => number | undefined;
+  /** The format to answer in, for variants that choose it by something other than Accept. */
+  answerFormat?: (request: IncomingView) => 'json' | 'xml' | undefined;
   /** Last word on every answer: variants change bodies, statuses or headers here. */
   rewrite?: (answer: OutgoingAnswer) => OutgoingAnswer;
 }
@@ -45,4 +70,6 @@ export const CONFORMANT: Dialect = {
   prettyJson: true,
   setUpStatus: 201,
   extraAddressMembers: { email: 'billing@reference.invalid' },
+  replaceSetUp: true,
+  chunked: false,
 };

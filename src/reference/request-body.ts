@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { decodeText } from '../validate/exchange.js';
 import { HttpError } from './http-error.js';
 
 /** Reads a small (JSON, XML, form) body whole, refusing more than `limit` bytes with 413. */
@@ -24,4 +25,13 @@ export function decodeUtf8(bytes: Buffer): string {
   } catch {
     throw new HttpError(400, 'request body is not valid UTF-8', ['Send JSON or XML encoded as UTF-8.']);
   }
+}
+
+/** UTF-16 behind its byte order mark, else valid UTF-8 (a UTF-8 BOM is dropped), else a 400. */
+export function decodeRequestText(bytes: Buffer): string {
+  if (bytes[0] === 0xff || bytes[0] === 0xfe) {
+    const text = decodeText(bytes);
+    if (text.charCodeAt(0) === 0xfeff) return text;
+  }
+  return decodeUtf8(bytes);
 }

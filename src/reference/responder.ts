@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SchemaName } from '../contract/schemas.js';
 import { writeErrorXml, writeResourceXml } from '../contract/xml-writer.js';
 import { acceptedFormat } from '../validate/format.js';
-import type { Dialect, OutgoingAnswer } from './dialect.js';
+import type { Dialect, IncomingView, OutgoingAnswer } from './dialect.js';
 
 // Writes answers in the format the client asked for: JSON by default, XML when Accept prefers
 // application/xml or text/xml, as the real service selects by Accept.
@@ -17,11 +17,14 @@ export class Responder {
     private readonly endpoint: OutgoingAnswer['endpoint'],
   ) {
     const wanted = acceptedFormat(request.headers.accept);
-    this.format = dialect.honourAccept && wanted?.format === 'xml' ? 'xml' : 'json';
     this.method = request.method ?? 'GET';
+    this.path = (request.url ?? '/').split('?')[0] ?? '/';
+    const view: IncomingView = { endpoint, method: this.method, headers: request.headers };
+    this.format = dialect.answerFormat?.(view) ?? (dialect.honourAccept && wanted?.format === 'xml' ? 'xml' : 'json');
   }
 
   private readonly method: string;
+  private readonly path: string;
 
   private json(value: unknown): string {
     return this.dialect.prettyJson ? JSON.stringify(value, null, 2).replace(/\n/g, '\r\n') : JSON.stringify(value);
@@ -31,6 +34,7 @@ export class Responder {
     let answer: OutgoingAnswer = {
       endpoint: this.endpoint,
       method: this.method,
+      path: this.path,
       format,
       status,
       headers: {
@@ -41,8 +45,19 @@ export class Responder {
     };
     if (this.dialect.rewrite) answer = this.dialect.rewrite(answer);
     if (this.response.headersSent) return;
-    this.response.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) });
-    this.response.end(answer.body);
+    const bytes =
+      answer.encoding === 'utf16le'
+        ? Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(answer.body, 'utf16le')])
+        : Buffer.from(answer.body, answer.encoding ?? 'utf8');
+    if (this.dialect.chunked) {
+      // No length: Node sends the body with Transfer-Encoding: chunked, here in two chunks.
+      this.response.writeHead(answer.status, answer.headers);
+      this.response.write(bytes.subarray(0, bytes.length >> 1));
+      this.response.end(bytes.subarray(bytes.length >> 1));
+      return;
+    }
+    this.response.writeHead(answer.status, { ...answer.headers, 'content-length': bytes.length });
+    this.response.end(bytes);
   }
 
   /** A resource: JSON as is, XML derived from its schema. */

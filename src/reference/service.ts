@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { NOT_XML_CHARACTER } from '../contract/xml-writer.js';
 import { listen } from '../http/listen.js';
 import { formatOfMediaType, readDocument } from '../validate/document.js';
+import { encodingProblem } from '../validate/encoding.js';
 import { mediaType } from '../validate/exchange.js';
 import { fileKindOf } from '../validate/magic.js';
 import { ADDRESS_FIELDS, modelOf } from '../validate/model.js';
 import { CONFORMANT, type Dialect, type OutgoingAnswer } from './dialect.js';
 import { HttpError } from './http-error.js';
-import { decodeUtf8, readSmallBody } from './request-body.js';
+import { decodeRequestText, decodeUtf8, readSmallBody } from './request-body.js';
 import { Responder } from './responder.js';
 import { type CheckoutRecord, ReferenceStore } from './store.js';
 import { type ReceivedFile, receiveMultipartUpload, receiveRawUpload } from './upload-receiver.js';
@@ -86,22 +87,32 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
         dialect.acceptXmlRequests ? 'Send application/json or application/xml.' : 'Send application/json.',
       ]);
     }
-    const text = decodeUtf8(await readSmallBody(request, SMALL_BODY_LIMIT));
+    const bytes = await readSmallBody(request, SMALL_BODY_LIMIT);
+    const refusal = dialect.refuseCheckout?.({ endpoint: 'checkout', method: 'POST', headers: request.headers }, bytes);
+    if (refusal) throw new HttpError(refusal, 'this service does not take the request as it was sent');
+    const text = decodeRequestText(bytes);
     if (text.trim() === '') return { address: {} };
+    // As .NET's XmlReader: a declaration that names other bytes than were sent is refused.
+    const encoding = format === 'xml' && encodingProblem(text, bytes.length, format, request.headers['content-type']);
+    if (encoding) throw new HttpError(400, encoding, ['Send the encoding the declaration names.']);
     const read = readDocument(text, format);
     if (!read.ok) throw new HttpError(400, read.error, [`Send a well-formed ${format.toUpperCase()} checkout.`]);
     if (read.document.format === 'xml' && read.document.root.local !== 'Checkout') {
       throw new HttpError(400, `root element <${read.document.root.name}> is not <Checkout>`);
     }
-    const model = modelOf(read.document, 'checkout-request');
+    let model = modelOf(read.document, 'checkout-request');
     if (model === null || typeof model !== 'object' || Array.isArray(model)) {
       throw new HttpError(400, 'the checkout must be an object');
     }
+    if (dialect.readCheckout) model = dialect.readCheckout(model as Record<string, unknown>, text);
     const { returnUrl, billing } = model as { returnUrl?: unknown; billing?: unknown };
     const out: { returnUrl?: string; address: Record<string, string> } = { address: {} };
     if (returnUrl !== undefined && returnUrl !== null) {
       if (typeof returnUrl !== 'string') throw new HttpError(400, 'returnUrl must be a string');
-      if (returnUrl.length < dialect.returnUrlMin || returnUrl.length > dialect.returnUrlMax) {
+      const accepted = dialect.returnUrlAccepted
+        ? dialect.returnUrlAccepted(returnUrl)
+        : returnUrl.length >= dialect.returnUrlMin && returnUrl.length <= dialect.returnUrlMax;
+      if (!accepted) {
         throw new HttpError(
           400,
           `returnUrl has ${returnUrl.length} characters; allowed ${dialect.returnUrlMin} to ${dialect.returnUrlMax}`,
@@ -225,10 +236,12 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
       }
       if (method === 'POST') {
         const sent = await readCheckoutRequest(request);
-        record.returnUrl = sent.returnUrl;
-        record.address = sent.address;
-        record.status = 'Open';
-        record.setUp = true;
+        if (dialect.replaceSetUp || !record.setUp) {
+          record.returnUrl = sent.returnUrl;
+          record.address = sent.address;
+          record.status = 'Open';
+          record.setUp = true;
+        }
         const headers: Record<string, string> =
           dialect.setUpStatus === 201 ? { location: `${base}checkout/${code}` } : {};
         responder.resource(dialect.setUpStatus, 'checkout', checkoutModel(record, base), headers);

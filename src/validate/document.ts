@@ -1,3 +1,4 @@
+import { looksLikeBomlessUtf16 } from './encoding.js';
 import { withoutBom } from './exchange.js';
 import { MAX_DEPTH, parseXml, TOO_DEEP, type XmlElement } from './xml.js';
 
@@ -45,20 +46,27 @@ function deeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
+/** Said of a body that does not parse and reads as text with NULs between its characters. */
+const UTF16_HINT = ' (the body looks like UTF-16 without a byte order mark)';
+
 export function readDocument(text: string, format: BodyFormat): ReadResult {
   if (format === 'json') {
     let value: unknown;
     try {
       value = JSON.parse(withoutBom(text));
     } catch (error) {
-      return { ok: false, format, error: `invalid JSON: ${(error as Error).message}` };
+      const hint = looksLikeBomlessUtf16(text) ? UTF16_HINT : '';
+      return { ok: false, format, error: `invalid JSON: ${(error as Error).message}${hint}` };
     }
     // The rules walk the value recursively; a hostile depth must end here, not in a stack overflow.
     if (deeperThan(value, MAX_DEPTH)) return { ok: false, format, error: `JSON ${TOO_DEEP}` };
     return { ok: true, document: { format, value } };
   }
   const parsed = parseXml(text);
-  if (!parsed.ok)
-    return { ok: false, format, error: parsed.error === TOO_DEEP ? `XML ${TOO_DEEP}` : `invalid XML: ${parsed.error}` };
+  if (!parsed.ok) {
+    if (parsed.error === TOO_DEEP) return { ok: false, format, error: `XML ${TOO_DEEP}` };
+    const hint = looksLikeBomlessUtf16(text) ? UTF16_HINT : '';
+    return { ok: false, format, error: `invalid XML: ${parsed.error}${hint}` };
+  }
   return { ok: true, document: { format, root: parsed.root } };
 }

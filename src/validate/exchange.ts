@@ -102,11 +102,38 @@ export function withoutBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
+/**
+ * Bytes as text: UTF-8, unless a UTF-16 byte order mark says otherwise (the mark is kept, so the
+ * text is twice as short as the bytes and the core can tell that they were UTF-16).
+ */
+export function decodeText(bytes: Buffer): string {
+  const first = bytes[0];
+  if ((first === 0xff && bytes[1] === 0xfe) || (first === 0xfe && bytes[1] === 0xff)) {
+    if (bytes.length % 2 === 0) {
+      if (first === 0xff) return bytes.toString('utf16le');
+      return Buffer.from(bytes).swap16().toString('utf16le');
+    }
+  }
+  return bytes.toString('utf8');
+}
+
+/**
+ * Text back to bytes the way `decodeText` read `original`: UTF-16 of the same byte order, or
+ * UTF-8. Undefined when `original` was not faithfully read (bytes that are not UTF-8).
+ */
+export function encodeTextLike(text: string, original: Buffer, originalText: string): Buffer | undefined {
+  const first = original[0];
+  const utf16 = originalText.charCodeAt(0) === 0xfeff && original.length === 2 * originalText.length;
+  if (utf16 && first === 0xff) return Buffer.from(text, 'utf16le');
+  if (utf16 && first === 0xfe) return Buffer.from(text, 'utf16le').swap16();
+  return Buffer.byteLength(originalText) === original.length ? Buffer.from(text) : undefined;
+}
+
 /** The whole body as text, or undefined when it was not held whole. */
 export function bodyText(body: RecordedBody | undefined): string | undefined {
   if (!body) return undefined;
   if (body.text !== undefined) return body.text;
-  if (body.base64 !== undefined) return Buffer.from(body.base64, 'base64').toString('utf8');
+  if (body.base64 !== undefined) return decodeText(Buffer.from(body.base64, 'base64'));
   return undefined;
 }
 

@@ -1,4 +1,5 @@
 import { type BodyFormat, type Document, formatOfMediaType, readDocument, sniffFormat } from './document.js';
+import { encodingProblem } from './encoding.js';
 import { bodyText, type Exchange, header, mediaType, type RecordedBody } from './exchange.js';
 import type { Judging } from './judging.js';
 
@@ -45,12 +46,15 @@ export function checkFormat(exchange: Exchange, out: Judging): ReadBodies {
   const read: ReadBodies = {};
   const { request, response } = exchange;
 
-  const requestType = mediaType(header(request.headers, 'content-type'));
+  const requestContentType = header(request.headers, 'content-type');
+  const requestType = mediaType(requestContentType);
   const requestFormat = formatOfMediaType(requestType);
   const requestText = bodyText(request.body);
-  if (requestFormat && !isEmpty(request.body) && requestText !== undefined) {
+  if (requestFormat && request.body && request.body.size > 0 && requestText !== undefined) {
     read.requestFormat = requestFormat;
     out.facts.requestBody = requestFormat;
+    const encoding = encodingProblem(requestText, request.body.size, requestFormat, requestContentType);
+    if (encoding) out.add('format.well-formed', 'request', `request body declared ${requestType}: ${encoding}`);
     const result = readDocument(requestText, requestFormat);
     if (result.ok) {
       read.request = result.document;
@@ -70,9 +74,10 @@ export function checkFormat(exchange: Exchange, out: Judging): ReadBodies {
   }
 
   const responseText = bodyText(response.body);
-  if (isEmpty(response.body) || responseText === undefined) return read;
+  if (!response.body || isEmpty(response.body) || responseText === undefined) return read;
   facts.responseText = true;
-  const declaredType = mediaType(header(response.headers, 'content-type'));
+  const contentType = header(response.headers, 'content-type');
+  const declaredType = mediaType(contentType);
   const declared = formatOfMediaType(declaredType);
   const sniffed = sniffFormat(responseText);
   const format = sniffed ?? declared;
@@ -86,6 +91,9 @@ export function checkFormat(exchange: Exchange, out: Judging): ReadBodies {
       `body is ${sniffed.toUpperCase()} but Content-Type is ${declaredType ?? '(none)'}`,
     );
   }
+  // Read on as well: the resource rules still say what the body holds, if a lenient client got it.
+  const encoding = encodingProblem(responseText, response.body.size, format, contentType);
+  if (encoding) out.add('format.well-formed', 'response', `response body: ${encoding}`);
   const result = readDocument(responseText, format);
   if (result.ok) {
     read.response = result.document;

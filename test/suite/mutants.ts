@@ -1,39 +1,14 @@
-import type { Dialect, OutgoingAnswer } from '../../src/reference/dialect.js';
+import { ENCODING_MUTANTS } from './encoding-mutants.js';
+import { type Mutant, onCheckout, onUpload, type StarvedVariant } from './mutant-helpers.js';
+import { REQUEST_MUTANTS } from './request-mutants.js';
+import { UNUSUAL_DIALECTS } from './unusual-dialects.js';
+
+export type { Mutant, StarvedVariant } from './mutant-helpers.js';
 
 // Variants of the reference service, each breaking one rule of the catalog (and what it implies),
 // and variants that speak a different but conformant dialect.
 
-type Rewrite = (answer: OutgoingAnswer) => OutgoingAnswer;
-
-export interface Mutant {
-  name: string;
-  dialect: Partial<Dialect>;
-  /** Rules whose status must be "failed" (must failures and should warnings), nothing else. */
-  fails: string[];
-}
-
-const ok = (answer: OutgoingAnswer) => answer.status >= 200 && answer.status < 300;
-const onCheckout =
-  (
-    format: 'json' | 'xml' | 'any',
-    change: (body: string, answer: OutgoingAnswer) => string,
-    method?: string,
-  ): Rewrite =>
-  (answer) =>
-    answer.endpoint === 'checkout' &&
-    ok(answer) &&
-    (format === 'any' || answer.format === format) &&
-    (!method || answer.method === method)
-      ? { ...answer, body: change(answer.body, answer) }
-      : answer;
-const onUpload =
-  (format: 'json' | 'xml' | 'any', change: (body: string) => string): Rewrite =>
-  (answer) =>
-    answer.endpoint === 'upload' && ok(answer) && (format === 'any' || answer.format === format)
-      ? { ...answer, body: change(answer.body) }
-      : answer;
-
-export const BREAKING: Mutant[] = [
+const BASIC: Mutant[] = [
   {
     name: 'an upper-case JSON member',
     dialect: { rewrite: onCheckout('json', (b) => b.replace('{', '{"Currency": "EUR",')) },
@@ -150,6 +125,8 @@ export const BREAKING: Mutant[] = [
   },
 ];
 
+export const BREAKING: Mutant[] = [...BASIC, ...REQUEST_MUTANTS, ...ENCODING_MUTANTS];
+
 export const CONFORMANT_DIALECTS: Mutant[] = [
   { name: 'the reference service', dialect: {}, fails: [] },
   {
@@ -161,5 +138,61 @@ export const CONFORMANT_DIALECTS: Mutant[] = [
       extraAddressMembers: { email: 'a@b.test', phone: '+31 50 000' },
     },
     fails: [],
+  },
+  ...UNUSUAL_DIALECTS,
+];
+
+/**
+ * Variants that give some rules no evidence: those must come out "untested" (or failed, where a
+ * probe's expectation is unmet), never "passed".
+ */
+export const EVIDENCE_STARVED: StarvedVariant[] = [
+  {
+    // 400, not 401/403: a run refused for its credentials alone stops with exit 2 and no report.
+    name: 'a service that refuses every checkout and upload',
+    dialect: {
+      rewrite: (a) =>
+        a.endpoint === 'checkout' || a.endpoint === 'upload'
+          ? {
+              ...a,
+              status: 400,
+              body:
+                a.format === 'json'
+                  ? '{"message":"refused"}'
+                  : '<?xml version="1.0"?>\n<Error>\n  <Message>refused</Message>\n</Error>',
+            }
+          : a,
+    },
+    notPassed: [
+      'checkout.json.casing',
+      'checkout.xml.casing',
+      'checkout.xml.root',
+      'checkout.response.schema',
+      'checkout.xml.tax-nil',
+      'checkout.json.no-tax',
+      'checkout.status.open',
+      'checkout.echo',
+      'checkout.payment-url',
+      'checkout.get.shape',
+      'checkout.get.consistent',
+      'checkout.country-code',
+      'checkout.status.known',
+      'upload.response.schema',
+      'upload.json.casing',
+      'upload.xml.casing',
+      'upload.xml.root',
+      'upload.file-type',
+    ],
+  },
+  {
+    name: 'a service that speaks JSON only',
+    dialect: { honourAccept: false, acceptXmlRequests: false },
+    notPassed: [
+      'checkout.xml.casing',
+      'checkout.xml.root',
+      'checkout.xml.tax-nil',
+      'upload.xml.casing',
+      'upload.xml.root',
+    ],
   },
 ];

@@ -1,0 +1,46 @@
+import { checkoutRequestBody, OTHER_ADDRESS, returnUrlOfLength } from './checkout-request.js';
+import { type Format, MEDIA_TYPE_OF } from './config.js';
+import { otherFormat } from './negotiation-probes.js';
+import type { ProbeRun } from './probe-run.js';
+
+// State across calls, after each format's own set-up and GET: a second set-up of the same checkout
+// with other values, then a GET in the other format. The core judges the POST's answer
+// (checkout.echo, checkout.status.open) and the GET against the later set-up
+// (checkout.get.consistent): a service that keeps the first set-up, or answers a GET from what it
+// answered before in that format, shows here.
+
+export async function probeCheckoutState(run: ProbeRun, formats: Format[], id: string): Promise<void> {
+  const url = run.config.checkoutUrl;
+  for (const format of formats) {
+    const type = MEDIA_TYPE_OF[format];
+    await run.probe(
+      {
+        method: 'POST',
+        url,
+        headers: { accept: type, 'content-type': type },
+        body: checkoutRequestBody(format, returnUrlOfLength(96, `${id}-${format}-again`), OTHER_ADDRESS),
+      },
+      {
+        format,
+        // Accepted as any valid set-up is: the boundary probes already set up this checkout.
+        expect: {
+          rule: format === 'xml' ? 'format.xml-request' : 'checkout.response.schema',
+          answer: 'accepted',
+          what: `a second ${format.toUpperCase()} set-up of the same checkout, with another ReturnUrl and address`,
+        },
+      },
+    );
+    const read = formats.includes(otherFormat(format)) ? otherFormat(format) : format;
+    await run.probe(
+      { method: 'GET', url, headers: { accept: MEDIA_TYPE_OF[read] } },
+      {
+        format: read,
+        expect: {
+          rule: 'checkout.get.shape',
+          answer: 'accepted',
+          what: `GET checkout in ${read.toUpperCase()} after a ${format.toUpperCase()} set-up`,
+        },
+      },
+    );
+  }
+}
