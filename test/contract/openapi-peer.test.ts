@@ -105,7 +105,7 @@ describe('openapi-sampler reading the document', () => {
     expect(namesOfAnswer(unknown.text)).toEqual(namesOfSample(sampledXml(refusal)));
   });
 
-  it('finds the reference service’s JSON answers valid under the document’s JSON schemas', async () => {
+  it('finds the reference service’s JSON answers and refusals valid under the document’s JSON schemas', async () => {
     const ajv = new Ajv2020({ strict: false });
     ajv.addSchema({ $id: 'openapi', components: document.components }, 'openapi');
     const post = document.paths['/checkout/{code}'].post;
@@ -121,5 +121,11 @@ describe('openapi-sampler reading the document', () => {
     const validate = ajv.getSchema(`openapi${post.responses['201'].content['application/json'].schema.$ref}`);
     expect(validate?.(JSON.parse(sent.text)), JSON.stringify(validate?.errors)).toBe(true);
     expect(validate?.({ ...JSON.parse(sent.text), tax: null })).toBe(false);
+
+    const unknown = await call('GET', `${service.baseUrl}checkout/no-such-code`, { accept: 'application/json' });
+    const refusal = document.paths['/checkout/{code}'].get.responses[String(unknown.status)];
+    const error = ajv.getSchema(`openapi${refusal.content['application/json'].schema.$ref}`);
+    expect(error?.(JSON.parse(unknown.text)), JSON.stringify(error?.errors)).toBe(true);
+    expect(error?.({ message: 1 })).toBe(false);
   });
 });
