@@ -1,20 +1,29 @@
 import { writeFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
-import { openApiDocument } from '../contract/openapi.js';
+import { DEFAULT_BASE_URL, openApiDocument } from '../contract/openapi.js';
 import { UsageError } from '../findings/usage-error.js';
+import { absoluteUrl } from './base-url.js';
 import { withSettings } from './settings.js';
 
 export function openapiCommand(yargs: Argv) {
   return yargs.command(
     'openapi',
-    'Print an OpenAPI 3.1 document of the interface, derived from the same schemas',
+    'Print an OpenAPI 3.1 document of the interface, derived from the same schemas and rules',
     (y) =>
       withSettings(
-        y.option('output', { alias: 'o', type: 'string', describe: 'Write it to this file instead of stdout' }),
+        y
+          .option('output', { alias: 'o', type: 'string', describe: 'Write it to this file instead of stdout' })
+          .option('base-url', {
+            type: 'string',
+            describe: `Base URL of the service the document is for: the server's default and the OAuth token URL (default ${DEFAULT_BASE_URL})`,
+          })
+          .example('$0 openapi --base-url https://test.example.com/v2/ -o openapi.json', 'a document for that service'),
         'openapi',
       ),
     (argv) => {
-      const text = `${JSON.stringify(openApiDocument(), null, 2)}\n`;
+      const given = absoluteUrl(argv['base-url'], '--base-url');
+      const baseUrl = given === undefined || given.endsWith('/') ? given : `${given}/`;
+      const text = `${JSON.stringify(openApiDocument({ baseUrl }), null, 2)}\n`;
       if (!argv.output) {
         process.stdout.write(text);
         return;

@@ -1,94 +1,184 @@
+import type { ExchangeKind } from './exchange-facts.js';
+import {
+  CHECKOUT_REQUEST_EXAMPLE,
+  checkoutAnswerExample,
+  ERROR_EXAMPLE,
+  errorXmlExample,
+  PDF_EXAMPLE,
+  UPLOAD_RESULT_EXAMPLE,
+  xmlExampleOf,
+} from './openapi-examples.js';
+import { componentSchemas, componentsOf, ERROR_COMPONENT } from './openapi-schemas.js';
 import { TOOL_VERSION } from './package-root.js';
-import { type JsonSchema, SCHEMA_FILES, type SchemaName, schemas, xmlRootOf } from './schemas.js';
+import {
+  EXAMPLE_CHECKOUT_CODE,
+  EXAMPLE_UPLOAD_CODE,
+  REFUSALS,
+  SET_UP_STATUSES,
+  TOKEN_LIFETIME_SECONDS,
+  TOKEN_PATH,
+  UPLOAD_STATUSES,
+} from './real-service.js';
+import { RULES } from './rules.js';
+import type { SchemaName } from './schemas.js';
 
-// An OpenAPI 3.1 document of the interface, derived from the same JSON Schemas, for tools that
-// speak OpenAPI (Prism, Schemathesis, Dredd). XML names come from each schema's x-xml annotation.
+// An OpenAPI 3.1 document of the interface as the rules judge it, for tools that speak OpenAPI
+// (Prism, Schemathesis, Dredd, Specmatic, Redoc). Schemas come from schemas/ (openapi-schemas.ts),
+// examples from the real service's samples (openapi-examples.ts), statuses and security from what
+// is known of the real service (real-service.ts), and each operation names the rules that judge it.
 
-const componentName = (file: SchemaName) => file.replace(/(^|-)(\w)/g, (_, _dash, c: string) => c.toUpperCase());
+/** Where `serve --port 8080` listens; a document for another service takes its base URL. */
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080/v2/';
 
-function asComponent(schema: JsonSchema): JsonSchema {
-  const copy = JSON.parse(JSON.stringify(schema), (key, value) => {
-    if (key === '$ref' && typeof value === 'string' && value.endsWith('.json')) {
-      return `#/components/schemas/${componentName(value.replace(/\.json$/, '') as SchemaName)}`;
-    }
-    return value;
-  }) as JsonSchema;
-  delete copy.$schema;
-  delete copy.$id;
-  const root = copy['x-xml']?.root;
-  if (root) copy.xml = { name: root };
-  return copy;
-}
+const ref = (component: string) => ({ $ref: `#/components/schemas/${component}` });
 
-const ref = (file: SchemaName) => ({ $ref: `#/components/schemas/${componentName(file)}` });
-
-function bothFormats(file: SchemaName) {
+function resourceContent(file: SchemaName, model: Record<string, unknown>) {
+  const { json, xml } = componentsOf(file);
   return {
-    'application/json': { schema: ref(file) },
-    'application/xml': { schema: { ...ref(file), xml: { name: xmlRootOf(file) } } },
+    'application/json': { schema: ref(json), example: model },
+    'application/xml': { schema: ref(xml), example: xmlExampleOf(file, model) },
   };
 }
 
-const ERROR = { description: 'Refused: invalid input, unknown code, or a type the service does not take.' };
+const ERROR_CONTENT = {
+  'application/json': { schema: ref(ERROR_COMPONENT), example: ERROR_EXAMPLE },
+  'application/xml': { schema: ref(ERROR_COMPONENT), example: errorXmlExample() },
+};
 
-export function openApiDocument(): Record<string, unknown> {
-  const code = (what: string) => ({
+function refusals(statuses: (keyof typeof REFUSALS)[]) {
+  return Object.fromEntries(
+    statuses.map((status) => [String(status), { description: REFUSALS[status], content: ERROR_CONTENT }]),
+  );
+}
+
+/** The rules whose evidence is an exchange of this kind. */
+const rulesOf = (kind: ExchangeKind) =>
+  RULES.filter((rule) => (rule.evidence.kinds as readonly ExchangeKind[]).includes(kind)).map((rule) => rule.id);
+
+function codeParameter(what: string, givenAs: string, example: string) {
+  return {
     name: 'code',
     in: 'path',
     required: true,
-    description: `Opaque ${what} code, from the URLs the order endpoints give.`,
+    description: `Opaque ${what} code, from the URL the order gives (${givenAs}).`,
     schema: { type: 'string' },
-  });
-  const checkoutAnswer = { description: 'The checkout.', content: bothFormats('checkout') };
+    example,
+  };
+}
+
+/** Answers of success: a 201 says in Location where what it made stands, as the real service's do. */
+function successes(statuses: readonly number[], what: string, content: unknown, url: string) {
+  const location = {
+    required: true,
+    description: 'The URL of what was set up or stored.',
+    schema: { type: 'string', format: 'uri' },
+    example: url,
+  };
+  return Object.fromEntries(
+    statuses.map((status) => [
+      String(status),
+      status === 201
+        ? { description: `${what}, its URL in Location.`, headers: { Location: location }, content }
+        : { description: `${what}.`, content },
+    ]),
+  );
+}
+
+const binaryExample = (type: string, magic: string) => ({
+  summary: `a ${type} file`,
+  description: `The raw bytes of a ${type} file, starting ${magic}.`,
+});
+
+export function openApiDocument(options: { baseUrl?: string } = {}): Record<string, unknown> {
+  const base = options.baseUrl ?? DEFAULT_BASE_URL;
+  const checkoutUrl = `${base}checkout/${EXAMPLE_CHECKOUT_CODE}`;
+  const answer = resourceContent('checkout', checkoutAnswerExample(base));
+  const setUp = successes(SET_UP_STATUSES, 'Set up: the checkout', answer, checkoutUrl);
+  const stored = resourceContent('upload-result', UPLOAD_RESULT_EXAMPLE);
+  const uploaded = successes(UPLOAD_STATUSES, 'Stored: the file', stored, `${base}files/${EXAMPLE_UPLOAD_CODE}`);
   return {
     openapi: '3.1.0',
     info: {
       title: 'Print ordering service: checkout and file upload',
       version: TOOL_VERSION,
-      description: 'Derived by print-conformance from its JSON Schemas. XML answers also carry <Tax xsi:nil="true"/>.',
+      description:
+        'Derived by print-conformance from its JSON Schemas and rule catalog. JSON members are camelCase; XML elements are PascalCase as each XML Object names them, and XML checkout answers carry a nil <Tax> (CheckoutXml). JSON is the default; Accept: application/xml selects XML, Content-Type says how a request body is written. Each operation lists, in x-conformance-rules, the rules that judge its exchanges (print-conformance rules).',
     },
+    servers: [
+      {
+        url: '{baseUrl}',
+        description: 'The base URL of the service: checkout/{code} and files/{code} stand under it.',
+        variables: { baseUrl: { default: base.replace(/\/$/, ''), description: 'Without the trailing slash.' } },
+      },
+    ],
+    security: [{ clientCredentials: [] }, { bearer: [] }],
     paths: {
       '/checkout/{code}': {
-        parameters: [code('checkout')],
+        parameters: [codeParameter('checkout', 'checkout.setupUrl', EXAMPLE_CHECKOUT_CODE)],
         post: {
           operationId: 'setUpCheckout',
           summary: 'Set up the payment step of an order.',
-          requestBody: { required: true, content: bothFormats('checkout-request') },
-          responses: { '200': checkoutAnswer, '201': checkoutAnswer, '400': ERROR, '404': ERROR },
+          requestBody: {
+            required: true,
+            content: resourceContent('checkout-request', CHECKOUT_REQUEST_EXAMPLE),
+          },
+          responses: { ...setUp, ...refusals([400, 401, 403, 404, 415]) },
+          'x-conformance-rules': rulesOf('POST checkout'),
         },
         get: {
           operationId: 'getCheckout',
-          summary: 'Read the payment status of an order.',
-          responses: { '200': checkoutAnswer, '404': ERROR },
+          summary: 'Read the payment step of an order: the same shape as the set-up answer.',
+          responses: { '200': { description: 'The checkout.', content: answer }, ...refusals([401, 403, 404]) },
+          'x-conformance-rules': rulesOf('GET checkout'),
         },
       },
       '/files/{code}': {
-        parameters: [code('upload')],
+        parameters: [codeParameter('upload', 'items[].files.*.uploadUrl', EXAMPLE_UPLOAD_CODE)],
         post: {
           operationId: 'uploadFile',
-          summary: 'Upload a print file (raw bytes with its type, or a multipart/form-data file part).',
+          summary: 'Upload a print file: the raw bytes with their type, or a multipart/form-data file part.',
           requestBody: {
             required: true,
             content: {
-              'application/pdf': { schema: { type: 'string', format: 'binary' } },
-              'image/png': { schema: { type: 'string', format: 'binary' } },
-              'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+              'application/pdf': { schema: { type: 'string', format: 'binary' }, example: PDF_EXAMPLE },
+              'image/png': {
+                schema: { type: 'string', format: 'binary' },
+                examples: { png: binaryExample('PNG', '89 50 4E 47 0D 0A 1A 0A') },
+              },
+              'image/jpeg': {
+                schema: { type: 'string', format: 'binary' },
+                examples: { jpeg: binaryExample('JPEG', 'FF D8 FF') },
+              },
               'multipart/form-data': {
-                schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } },
+                schema: {
+                  type: 'object',
+                  required: ['file'],
+                  properties: { file: { type: 'string', format: 'binary' } },
+                },
+                encoding: { file: { contentType: 'application/pdf, image/png, image/jpeg' } },
+                example: { file: PDF_EXAMPLE },
               },
             },
           },
-          responses: {
-            '200': { description: 'The stored file.', content: bothFormats('upload-result') },
-            '400': ERROR,
-            '404': ERROR,
-            '415': ERROR,
-          },
+          responses: { ...uploaded, ...refusals([400, 401, 403, 404, 415]) },
+          'x-conformance-rules': rulesOf('POST files'),
         },
       },
     },
     components: {
-      schemas: Object.fromEntries(SCHEMA_FILES.map((file) => [componentName(file), asComponent(schemas[file])])),
+      schemas: componentSchemas(),
+      securitySchemes: {
+        clientCredentials: {
+          type: 'oauth2',
+          description: `OAuth 2.0 client credentials, as the real service: POST {baseUrl}/${TOKEN_PATH} with the form body grant_type=client_credentials&client_id=…&client_secret=…, answered {"access_token": …, "token_type": "bearer", "expires_in": ${TOKEN_LIFETIME_SECONDS}, "scope": …}; requests then carry Authorization: Bearer <token>.`,
+          flows: { clientCredentials: { tokenUrl: `${base}${TOKEN_PATH}`, scopes: {} } },
+        },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A token got beforehand, sent as Authorization: Bearer <token>.',
+        },
+      },
     },
   };
 }

@@ -1,0 +1,54 @@
+import { ANSWER_EXTRAS } from './real-service.js';
+import type { SchemaName } from './schemas.js';
+import { writeErrorXml, writeResourceXml } from './xml-writer.js';
+
+// Examples of every body, for tools that send or compare them (Dredd stops without). The request
+// and upload answer are the samples the real service's reference pages publish; each XML example is
+// written from its JSON one by the same writer as the reference service's answers, so the two forms
+// cannot drift apart.
+
+type Model = Record<string, unknown>;
+
+/** The checkout request of the real service's reference pages. */
+export const CHECKOUT_REQUEST_EXAMPLE = {
+  returnUrl: 'http://www.your.site.here.com/callback?order_id=83432183',
+  billing: {
+    address: { name: 'Print API', line1: 'Osloweg 75', postCode: '9700 GE', city: 'Groningen', country: 'NL' },
+  },
+};
+
+/** The upload answer of the real service's reference pages. */
+export const UPLOAD_RESULT_EXAMPLE = { fileName: 'cover', fileType: 'PNG' };
+
+/** The first bytes of a PDF, as text: enough for a service to tell the type by its magic number. */
+export const PDF_EXAMPLE = '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n';
+
+export const ERROR_EXAMPLE = {
+  message: 'unknown checkout code',
+  hints: ['Use the checkout URL given by the order.'],
+};
+
+/** A model with the members the real service adds to an answer, each set to its schema's example. */
+function withExtras(file: SchemaName, model: Model): Model {
+  const copy = structuredClone(model);
+  for (const [path, members] of Object.entries(ANSWER_EXTRAS[file] ?? {})) {
+    let target = copy;
+    for (const key of path.split('/')) target = target[key] as Model;
+    for (const [name, schema] of Object.entries(members))
+      target[name] = (schema.examples as unknown[] | undefined)?.[0];
+  }
+  return copy;
+}
+
+/** The answer to the example request: echo, status Open, a payment URL under the base. */
+export function checkoutAnswerExample(baseUrl: string): Model {
+  return withExtras('checkout', {
+    amount: 22.49,
+    status: 'Open',
+    paymentUrl: `${baseUrl}payments/7JcLrtk2vYmNy3wRz5dQ/start`,
+    ...CHECKOUT_REQUEST_EXAMPLE,
+  });
+}
+
+export const xmlExampleOf = (file: SchemaName, model: Model) => writeResourceXml(file, model);
+export const errorXmlExample = () => writeErrorXml(ERROR_EXAMPLE.message, ERROR_EXAMPLE.hints);
