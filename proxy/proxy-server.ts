@@ -2,8 +2,9 @@ import { createServer, isIP } from 'node:net';
 import { listen } from '../src/http/listen.js';
 import type { Exchange } from '../src/validate/exchange.js';
 import { CheckoutState, validateExchange } from '../src/validate/index.js';
-import { ClientConnection, describeViolations, type ProxyContext } from './client-connection.js';
+import { ClientConnection } from './client-connection.js';
 import { ViolationTally } from './exchange-log.js';
+import { describeViolations, type ProxyContext } from './proxy-context.js';
 import { type RecordedExchange, Recorder } from './recorder.js';
 import { exchangeRedactor, type RedactionOptions } from './redaction.js';
 
@@ -48,7 +49,7 @@ export interface ProxyHandle {
   close(): Promise<void>;
 }
 
-export { VIOLATIONS_HEADER } from './client-connection.js';
+export { VIOLATIONS_HEADER } from './proxy-context.js';
 
 /** A Host header's name and port, or undefined when it is no plain host[:port]. */
 function parseHost(value: string): { name: string; port?: string } | undefined {
