@@ -66,7 +66,7 @@ export interface MessageHead {
 export interface MessageEvents {
   /** Returns true when the message has no body whatever its head says (an answer to HEAD). */
   head(head: MessageHead): boolean;
-  /** Body bytes, with any chunked framing already taken off. */
+  /** Body bytes, with any chunked framing (and trailer fields) already taken off. */
   body(chunk: Buffer): void;
   end(): void;
 }
@@ -115,7 +115,14 @@ export class MessageParser {
       return events.head(head) ? 1 : 0;
     };
     parser[HTTPParser.kOnBody] = (chunk: Buffer) => events.body(chunk);
-    parser[HTTPParser.kOnMessageComplete] = () => events.end();
+    parser[HTTPParser.kOnMessageComplete] = () => {
+      // Fields that arrive after the head are the trailer of a chunked body (the parser hands
+      // them over, with the URL, as it hands over the parts of a long head). They belong to this
+      // message alone and are dropped, as nginx does: never merged into the next message's head.
+      if (this.headerParts.length > 0) this.headerParts = [];
+      this.urlParts = '';
+      events.end();
+    };
     this.parser = parser;
   }
 
