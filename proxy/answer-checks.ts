@@ -30,6 +30,19 @@ export function answerPlan(requestMethod: string, status: number, headers: Heade
   };
 }
 
+/**
+ * Why a target's status line cannot be passed on, or undefined when it can: a status outside
+ * 100–599, or 101 Switching Protocols to a request that asked for no upgrade (the proxy forwards
+ * none, so every 101 is unrequested). Other 1xx are interim answers, passed on before the final one.
+ */
+export function statusProblem(status: number, upgradeRequested: boolean): string | undefined {
+  if (!Number.isInteger(status) || status < 100 || status > 599)
+    return `status ${String(status).padStart(3, '0')} is not an HTTP status (100–599)`;
+  if (status === 101 && !upgradeRequested)
+    return 'status 101 (Switching Protocols) to a request that asked for no upgrade';
+  return undefined;
+}
+
 /** What the client gets when the target's answer cannot be had; `resend` when it is sent again instead. */
 export type FailureAnswer = { resend: true } | { resend: false; status: number; message: string; broken?: boolean };
 
@@ -61,6 +74,12 @@ export function failureAnswer(
         resend: false,
         status: 502,
         message: `the target ${targetBase} sent no valid HTTP answer (${failure.code})`,
+      };
+    case 'invalid':
+      return {
+        resend: false,
+        status: 502,
+        message: `the target ${targetBase} sent an invalid answer: ${failure.reason}`,
       };
     case 'internal':
       return { resend: false, status: 502, message: `print-conformance proxy: ${failure.message}` };

@@ -1,5 +1,6 @@
 import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import { statusProblem } from './answer-checks.js';
 import { type MessageEvents, type MessageHead, MessageParser } from './http-parser.js';
 import { fieldValues } from './message-head.js';
 
@@ -20,6 +21,8 @@ export type UpstreamFailure =
   | { kind: 'stale'; code: string }
   | { kind: 'broken'; code: string }
   | { kind: 'malformed'; code: string }
+  /** A status line that parses but cannot be passed on. */
+  | { kind: 'invalid'; reason: string }
   | { kind: 'internal'; message: string };
 
 /** How long an idle connection is kept when the target names no keep-alive timeout. */
@@ -149,7 +152,12 @@ export class Upstream {
   private head(head: MessageHead): boolean {
     const events = this.waiting;
     if (!events) return true;
-    if (head.status < 200 && head.status !== 101) {
+    const problem = statusProblem(head.status, false);
+    if (problem) {
+      this.fail({ kind: 'invalid', reason: problem });
+      return true;
+    }
+    if (head.status < 200) {
       this.interim = true;
       events.interim(head);
       return true;
