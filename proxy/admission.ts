@@ -51,9 +51,49 @@ export function admitRequest(head: MessageHead, context: AdmissionContext, allow
       log: `refused a request for Host ${JSON.stringify(host)}`,
     };
   }
+  const disguised = disguisedPathPart(head.url);
+  if (disguised)
+    return {
+      admitted: false,
+      status: 400,
+      body: JSON.stringify({ message: `print-conformance proxy: a path with ${disguised} is not forwarded` }),
+    };
   const target = targetUrlOf(head.url, context);
   if (!target) return { admitted: false, status: 400, body: REFUSED_PATH };
   return { admitted: true, headers, host, ...target };
+}
+
+/** Only these can hide a dot segment or a separator; most paths have none of them. */
+const MAY_DISGUISE = /[%;\\]/;
+const ESCAPED_SEPARATOR = /%(?:2f|5c)/i;
+/** How many rounds of percent-decoding a target might apply (one by mistake, one by design…). */
+const DECODINGS = 3;
+
+/**
+ * What in a request path could climb out of the target's base path on a target that reads paths
+ * its own way, or undefined. The proxy resolves plain dot segments ("/../") itself and refuses
+ * those that climb; but a target may also decode escaped separators ("..%2f"), decode twice
+ * ("%252e%252e"), read "\\" as "/", or take "..;/" (a dot segment with a path parameter, as Java
+ * servers do) as "../". Such spellings have no use but to slip past a check, so, like Envoy's
+ * rejection of escaped slashes, the proxy refuses them whatever they lead to.
+ */
+export function disguisedPathPart(requestTarget: string): string | undefined {
+  const query = requestTarget.indexOf('?');
+  let path = query < 0 ? requestTarget : requestTarget.slice(0, query);
+  if (!MAY_DISGUISE.test(path)) return undefined;
+  for (let round = 0; round <= DECODINGS; round += 1) {
+    if (ESCAPED_SEPARATOR.test(path)) return 'an escaped separator (%2f, %5c)';
+    for (const segment of path.split(/[/\\]/)) {
+      const bare = segment.split(';')[0];
+      // Plain "." and ".." as sent are resolved (and refused if they climb) by targetUrlOf.
+      if ((bare === '.' || bare === '..') && (round > 0 || bare !== segment))
+        return round > 0 ? 'an escaped dot segment' : 'a dot segment with a parameter (..;)';
+    }
+    const decoded = path.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    if (decoded === path) return undefined;
+    path = decoded;
+  }
+  return undefined;
 }
 
 /**

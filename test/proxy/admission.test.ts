@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admitRequest, peekLimitOf, targetUrlOf } from '../../proxy/admission.js';
+import { admitRequest, disguisedPathPart, peekLimitOf, targetUrlOf } from '../../proxy/admission.js';
 import type { MessageHead } from '../../proxy/http-parser.js';
 
 // Admission decides from a request head alone: these run without a socket.
@@ -53,7 +53,15 @@ describe('admission of a request head', () => {
   });
 
   it('refuses absolute and scheme-relative forms, and climbs out of the base path', () => {
-    for (const url of ['http://elsewhere/', '//elsewhere/x', '*', '/../admin', '/%2e%2e/admin', '/a/../../admin'])
+    for (const url of [
+      'http://elsewhere/',
+      '//elsewhere/x',
+      '*',
+      '/../admin',
+      '/%2e%2e/admin',
+      '/a/../../admin',
+      '/a\\..\\..\\admin',
+    ])
       expect(admitRequest(head(url), context, undefined), url).toMatchObject({ admitted: false, status: 400 });
   });
 
@@ -65,6 +73,41 @@ describe('admission of a request head', () => {
     expect(targetUrlOf('/http://127.0.0.1:9/steal', context)?.href).toBe(
       'http://127.0.0.1:9000/v2/http://127.0.0.1:9/steal',
     );
+  });
+});
+
+describe('paths that hide a climb from the proxy', () => {
+  const disguised = [
+    '/..;/admin',
+    '/checkout/..;jsessionid=1/..;/admin',
+    '/.;/admin',
+    '/..%2fadmin',
+    '/..%2Fadmin',
+    '/..%5cadmin',
+    '/checkout%2f..%2f..%2fadmin',
+    '/%252e%252e/admin',
+    '/%25252e%25252e/admin',
+    '/%2e%2e%3b/admin',
+    '/..%252fadmin',
+  ];
+
+  it('are refused with 400 in every spelling', () => {
+    for (const url of disguised) {
+      expect(disguisedPathPart(url), url).toBeDefined();
+      expect(admitRequest(head(url), context, undefined), url).toMatchObject({ admitted: false, status: 400 });
+    }
+  });
+
+  it('leave escapes, parameters and dots that hide nothing alone, in the path and the query', () => {
+    for (const url of [
+      '/files/a%20b.pdf',
+      '/files/100%25.pdf',
+      '/files/a;v=1',
+      '/a/..b/.c',
+      '/a?next=..%2f..%2f',
+      '/a/%2541',
+    ])
+      expect(disguisedPathPart(url), url).toBeUndefined();
   });
 });
 
