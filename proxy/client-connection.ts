@@ -9,7 +9,7 @@ import { type Flight, newFlight } from './flight.js';
 import { type MessageHead, MessageParser } from './http-parser.js';
 import { chunkFrame, fieldLines, forwardedFields, LAST_CHUNK, statusLine } from './message-head.js';
 import type { ProxyContext } from './proxy-context.js';
-import { writeClient, writeWhole } from './socket-writes.js';
+import { lingerThenClose, writeClient, writeWhole } from './socket-writes.js';
 import { Upstream, type UpstreamFailure } from './upstream.js';
 
 // One client connection of the proxy and the target connection paired with it. Requests are read
@@ -39,6 +39,8 @@ export class ClientConnection {
   private silent = false;
   /** The Host this connection's requests were last allowed for. */
   private allowedHost: string | undefined;
+  /** When the first byte of the request head being read came (its turn, for a pipelined one); 0: none. */
+  private headStartedAt = 0;
   /** Waiting for the target to take more bytes. */
   private requestStalled = false;
   private readonly idleMs: number;
@@ -60,6 +62,7 @@ export class ClientConnection {
     });
     // Events are handled at once unless an exchange before them is still being answered.
     this.parser = new MessageParser('request', {
+      begin: () => (this.held ? this.hold(() => this.headBegun()) : this.headBegun()),
       head: (head) => {
         if (this.held) this.hold(() => this.requestHead(head));
         else this.requestHead(head);
@@ -88,6 +91,22 @@ export class ClientConnection {
     this.client.destroy();
   }
 
+  /** The head being read has had its time (checked by the proxy's sweep): 408, and the connection closes. */
+  checkHeadDeadline(now: number): void {
+    const limit = this.context.headersTimeoutMs;
+    if (this.headStartedAt === 0 || limit === 0 || now - this.headStartedAt <= limit || this.ignoring) return;
+    this.headStartedAt = 0;
+    const body = JSON.stringify({
+      message: `print-conformance proxy: the request head was not complete within ${limit / 1000} s`,
+    });
+    this.refuse(408, body);
+    lingerThenClose(this.client);
+  }
+
+  private headBegun(): void {
+    this.headStartedAt = performance.now();
+  }
+
   private read(chunk: Buffer): void {
     if (this.ignoring) return;
     try {
@@ -110,6 +129,7 @@ export class ClientConnection {
   }
 
   private requestHead(head: MessageHead): void {
+    this.headStartedAt = 0;
     const admission = admitRequest(head, this.context, this.allowedHost);
     if (!admission.admitted) {
       if (admission.log) this.context.log(admission.log);

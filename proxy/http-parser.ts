@@ -24,6 +24,7 @@ interface HttpCommon {
     new (): LlhttpParser;
     REQUEST: number;
     RESPONSE: number;
+    kOnMessageBegin: number;
     kOnHeaders: number;
     kOnHeadersComplete: number;
     kOnBody: number;
@@ -64,6 +65,8 @@ export interface MessageHead {
 }
 
 export interface MessageEvents {
+  /** The first byte of a message has come. */
+  begin?(): void;
   /** Returns true when the message has no body whatever its head says (an answer to HEAD). */
   head(head: MessageHead): boolean;
   /** Body bytes, with any chunked framing (and trailer fields) already taken off. */
@@ -81,6 +84,7 @@ export class MessageParser {
   constructor(kind: 'request' | 'response', events: MessageEvents) {
     const parser = new HTTPParser();
     parser.initialize(kind === 'request' ? HTTPParser.REQUEST : HTTPParser.RESPONSE, {}, maxHeaderSize, 0);
+    if (events.begin) parser[HTTPParser.kOnMessageBegin] = events.begin;
     parser[HTTPParser.kOnHeaders] = (headers: string[], url: string) => {
       this.headerParts.push(...headers);
       this.urlParts += url;

@@ -17,6 +17,8 @@ export interface ProxyContext {
   rewriteUrls: boolean;
   violationsHeader: boolean;
   clientTimeoutMs: number;
+  /** A request head must be whole this long after its first byte (0: no limit). */
+  headersTimeoutMs: number;
   answerTimeoutMs: number;
   judge(exchange: Exchange): Violation[];
   /** Writes the finished exchange to the tally, recording and log. */

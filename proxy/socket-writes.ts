@@ -20,3 +20,14 @@ export function writeClient(socket: Socket, ...pieces: (Buffer | string)[]): boo
   socket.uncork();
   return flowing;
 }
+
+/** How long a connection the proxy has ended may linger for the client to read its last answer. */
+const LINGER_MS = 1000;
+
+/**
+ * A connection the proxy has answered and ended is closed soon even if the client never ends its
+ * side: one that keeps sending (a trickled head) would otherwise keep it open, read and ignored.
+ */
+export function lingerThenClose(socket: Socket): void {
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+}

@@ -68,6 +68,17 @@ export function proxyCommand(yargs: Argv) {
             describe:
               'Seconds a client may stay silent while sending a request head or body, or idle between requests (0: no limit while sending; idle connections close after 5 s)',
           })
+          .option('headers-timeout', {
+            type: 'number',
+            default: 20,
+            describe:
+              'Seconds a client has to send a whole request head, however it trickles; then 408 and the connection closes (0: no limit)',
+          })
+          .option('max-connections', {
+            type: 'number',
+            default: 1000,
+            describe: 'Client connections open at once; a connection beyond them is answered 503 and closed',
+          })
           .option('allowed-host', {
             type: 'string',
             array: true,
@@ -103,6 +114,9 @@ export function proxyCommand(yargs: Argv) {
       const connectTimeoutMs = numberOption(argv['connect-timeout'], '--connect-timeout', 0.001) * 1000;
       if (argv['summary-md']) writableFile(resolve(argv['summary-md']), '--summary-md');
       const clientTimeoutMs = numberOption(argv['client-timeout'], '--client-timeout') * 1000;
+      const headersTimeoutMs = numberOption(argv['headers-timeout'], '--headers-timeout') * 1000;
+      const maxConnections = numberOption(argv['max-connections'], '--max-connections', 1);
+      if (!Number.isInteger(maxConnections)) throw new UsageError('--max-connections needs a whole number');
       const summaryInterval = numberOption(argv['summary-interval'], '--summary-interval');
       const redact = optionList(argv.redact);
       const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -125,6 +139,8 @@ export function proxyCommand(yargs: Argv) {
           strict: argv.strict,
           connectTimeoutMs,
           clientTimeoutMs,
+          headersTimeoutMs,
+          maxConnections,
           allowedHosts: optionList(argv['allowed-host']),
           log,
         });
