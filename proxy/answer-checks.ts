@@ -48,7 +48,13 @@ export type FailureAnswer = { resend: true } | { resend: false; status: number; 
 
 export function failureAnswer(
   failure: UpstreamFailure,
-  context: { targetBase: string; answerTimeoutMs: number; stopping: boolean; canResend: boolean },
+  context: {
+    targetBase: string;
+    answerTimeoutMs: number;
+    targetTimeoutMs: number;
+    stopping: boolean;
+    canResend: boolean;
+  },
 ): FailureAnswer {
   const { targetBase } = context;
   if (context.stopping)
@@ -59,6 +65,13 @@ export function failureAnswer(
         resend: false,
         status: 504,
         message: `the target ${targetBase} did not answer within ${context.answerTimeoutMs / 1000} s`,
+      };
+    case 'stalled':
+      // 504 while the client has had nothing of the answer; past its head the connection just closes.
+      return {
+        resend: false,
+        status: 504,
+        message: `the target ${targetBase} sent nothing more of its answer for ${context.targetTimeoutMs / 1000} s`,
       };
     case 'stale':
       if (context.canResend) return { resend: true };

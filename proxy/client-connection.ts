@@ -210,7 +210,7 @@ export class ClientConnection {
   private forward(flight: Flight): void {
     if (!this.upstream?.usable()) {
       this.upstream?.destroy();
-      this.upstream = new Upstream(this.context.target, this.context.answerTimeoutMs);
+      this.upstream = new Upstream(this.context.target, this.context.answerTimeoutMs, this.context.targetTimeoutMs);
     }
     flight.forwarded = true;
     const head = flight.head;
@@ -256,6 +256,7 @@ export class ClientConnection {
     const answer = failureAnswer(failure, {
       targetBase: this.context.targetBase,
       answerTimeoutMs: this.context.answerTimeoutMs,
+      targetTimeoutMs: this.context.targetTimeoutMs,
       stopping: this.context.stopping(),
       canResend: mayResend(flight.head.method, flight.headers, flight.chunked, flight.resent || flight.continued),
     });

@@ -20,6 +20,8 @@ export interface ProxyContext {
   /** A request head must be whole this long after its first byte (0: no limit). */
   headersTimeoutMs: number;
   answerTimeoutMs: number;
+  /** Once the target has begun an answer, how long it may send nothing more of it. */
+  targetTimeoutMs: number;
   judge(exchange: Exchange): Violation[];
   /** Writes the finished exchange to the tally, recording and log. */
   record(exchange: RecordedExchange, started: number): void;

@@ -34,6 +34,8 @@ export interface ProxyOptions {
   connectTimeoutMs?: number;
   /** A client that sends nothing for this long, in its head or its body, is cut off (default 30 s). */
   clientTimeoutMs?: number;
+  /** Once the target has begun an answer, how long it may send nothing more before the exchange fails (default 60 s). */
+  targetTimeoutMs?: number;
   /** A request head must be whole this long after its first byte, else 408 (default 20 s; 0: no limit). */
   headersTimeoutMs?: number;
   /** Client connections open at once; beyond them a connection is answered 503 and closed (default 1000). */
@@ -139,6 +141,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     clientTimeoutMs: options.clientTimeoutMs ?? 30_000,
     headersTimeoutMs: options.headersTimeoutMs ?? 20_000,
     answerTimeoutMs: options.connectTimeoutMs ?? 10_000,
+    targetTimeoutMs: options.targetTimeoutMs ?? 60_000,
     judge: (exchange) => {
       try {
         const violations = validateExchange(exchange, state);

@@ -62,6 +62,12 @@ export function proxyCommand(yargs: Argv) {
             default: 10,
             describe: 'Seconds to wait for the target to answer',
           })
+          .option('target-timeout', {
+            type: 'number',
+            default: 60,
+            describe:
+              'Seconds the target may send nothing more once its answer has begun; then 504, or the connection closes if part of the answer went out',
+          })
           .option('client-timeout', {
             type: 'number',
             default: 30,
@@ -114,6 +120,7 @@ export function proxyCommand(yargs: Argv) {
       const connectTimeoutMs = numberOption(argv['connect-timeout'], '--connect-timeout', 0.001) * 1000;
       if (argv['summary-md']) writableFile(resolve(argv['summary-md']), '--summary-md');
       const clientTimeoutMs = numberOption(argv['client-timeout'], '--client-timeout') * 1000;
+      const targetTimeoutMs = numberOption(argv['target-timeout'], '--target-timeout', 0.001) * 1000;
       const headersTimeoutMs = numberOption(argv['headers-timeout'], '--headers-timeout') * 1000;
       const maxConnections = numberOption(argv['max-connections'], '--max-connections', 1);
       if (!Number.isInteger(maxConnections)) throw new UsageError('--max-connections needs a whole number');
@@ -140,6 +147,7 @@ export function proxyCommand(yargs: Argv) {
           connectTimeoutMs,
           clientTimeoutMs,
           headersTimeoutMs,
+          targetTimeoutMs,
           maxConnections,
           allowedHosts: optionList(argv['allowed-host']),
           log,

@@ -48,7 +48,13 @@ describe('how an answer is relayed', () => {
 });
 
 describe('what a failed answer becomes', () => {
-  const context = { targetBase: 'http://t/', answerTimeoutMs: 10_000, stopping: false, canResend: false };
+  const context = {
+    targetBase: 'http://t/',
+    answerTimeoutMs: 10_000,
+    targetTimeoutMs: 60_000,
+    stopping: false,
+    canResend: false,
+  };
 
   it('504 for a target that does not answer, 502 for one that cannot be reached or speaks no HTTP', () => {
     expect(failureAnswer({ kind: 'timeout' }, context)).toMatchObject({ status: 504 });
@@ -56,6 +62,10 @@ describe('what a failed answer becomes', () => {
     expect(failureAnswer({ kind: 'malformed', code: 'HPE_X' }, context)).toMatchObject({ status: 502 });
     expect(failureAnswer({ kind: 'broken', code: 'ECONNRESET' }, context)).toMatchObject({ broken: true });
     expect(failureAnswer({ kind: 'timeout' }, { ...context, stopping: true })).toMatchObject({ status: 503 });
+    expect(failureAnswer({ kind: 'stalled' }, context)).toMatchObject({
+      status: 504,
+      message: 'the target http://t/ sent nothing more of its answer for 60 s',
+    });
   });
 
   it('sends again only a bodiless idempotent request, once, after a kept connection closed under it', () => {
