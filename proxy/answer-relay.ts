@@ -116,8 +116,8 @@ export class AnswerRelay {
     if (answer.buffered) {
       answer.buffered.push(chunk);
       answer.bufferedSize += chunk.length;
-      if (answer.bufferedSize <= this.host.context.validateLimit) return;
-      // Larger than announced: passed on from here, unvalidated.
+      if (answer.bufferedSize <= this.host.context.validateLimit && !answer.tap.overBudget) return;
+      // Larger than announced, or more than the memory budget allows: passed on from here, unvalidated.
       const kept = answer.buffered;
       answer.buffered = undefined;
       this.startStreaming(flight, answer);

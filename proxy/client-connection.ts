@@ -3,9 +3,9 @@ import type { Exchange } from '../src/validate/exchange.js';
 import { admitRequest } from './admission.js';
 import { failureAnswer, mayResend } from './answer-checks.js';
 import { AnswerRelay } from './answer-relay.js';
-import { BodyTap } from './body-tap.js';
-import { blockingAnswer } from './enforcement.js';
+import { blockingAnswer, previewBody } from './enforcement.js';
 import { type Flight, newFlight } from './flight.js';
+import { HeldEvents } from './held-events.js';
 import { type MessageHead, MessageParser } from './http-parser.js';
 import { chunkFrame, fieldLines, forwardedFields, LAST_CHUNK, statusLine } from './message-head.js';
 import type { ProxyContext } from './proxy-context.js';
@@ -20,8 +20,6 @@ import { Upstream, type UpstreamFailure } from './upstream.js';
 
 /** With no client timeout, idle connections are still closed after this long, as node's http server does. */
 const KEEP_ALIVE_MS = 5000;
-/** A client that pipelines this many parser events ahead is read no further until caught up. */
-const HELD_EVENTS_LIMIT = 256;
 
 const NOT_FORWARDED_TO_TARGET = new Set(['host']);
 const NOT_FORWARDED_WITH_EXPECT = new Set(['host', 'expect']);
@@ -32,7 +30,7 @@ export class ClientConnection {
   private upstream: Upstream | undefined;
   private flight: Flight | undefined;
   /** Parser events of pipelined requests, waiting for the exchange before them. */
-  private held: (() => void)[] | undefined;
+  private readonly held = new HeldEvents();
   private ignoring = false;
   private closing = false;
   private clientEnded = false;
@@ -62,14 +60,13 @@ export class ClientConnection {
     });
     // Events are handled at once unless an exchange before them is still being answered.
     this.parser = new MessageParser('request', {
-      begin: () => (this.held ? this.hold(() => this.headBegun()) : this.headBegun()),
+      begin: () => this.held.run(() => this.headBegun()),
       head: (head) => {
-        if (this.held) this.hold(() => this.requestHead(head));
-        else this.requestHead(head);
+        this.held.run(() => this.requestHead(head));
         return false;
       },
-      body: (chunk) => (this.held ? this.hold(() => this.requestBody(chunk)) : this.requestBody(chunk)),
-      end: () => (this.held ? this.hold(() => this.requestEnd()) : this.requestEnd()),
+      body: (chunk) => this.held.run(() => this.requestBody(chunk)),
+      end: () => this.held.run(() => this.requestEnd()),
     });
     client.setNoDelay(true);
     client.setTimeout(this.idleMs);
@@ -121,13 +118,6 @@ export class ClientConnection {
     }
   }
 
-  private hold(event: () => void): void {
-    const held = this.held ?? [];
-    this.held = held;
-    held.push(event);
-    if (held.length > HELD_EVENTS_LIMIT) this.client.pause();
-  }
-
   private requestHead(head: MessageHead): void {
     this.headStartedAt = 0;
     const admission = admitRequest(head, this.context, this.allowedHost);
@@ -158,7 +148,8 @@ export class ClientConnection {
     if (flight.peeked) {
       flight.peeked.push(chunk);
       flight.peekedSize += chunk.length;
-      if (flight.peekedSize > flight.peekLimit) this.judgePeeked(flight);
+      // Judged once it is all there, too large to hold, or more than the memory budget allows.
+      if (flight.peekedSize > flight.peekLimit || flight.requestTap.overBudget) this.judgePeeked(flight);
       return;
     }
     this.writeBody(flight, chunk);
@@ -172,8 +163,9 @@ export class ClientConnection {
       this.next(flight);
       return;
     }
-    // Pipelined requests wait for this one's answer.
-    this.held = [];
+    // Pipelined requests wait for this one's answer, and are not read before their turn.
+    this.held.hold();
+    this.client.pause();
     if (flight.peeked) {
       this.judgePeeked(flight);
       return;
@@ -185,11 +177,8 @@ export class ClientConnection {
   private judgePeeked(flight: Flight): void {
     const peeked = flight.peeked ?? [];
     flight.peeked = undefined;
-    const previewTap = new BodyTap(flight.headers, this.context.tapOptions);
-    for (const chunk of peeked) previewTap.push(chunk);
-    const preview: Exchange = {
-      request: { ...flight.exchange.request, body: previewTap.finish(flight.headers['content-encoding']) },
-    };
+    const previewed = previewBody(flight.headers, peeked, flight.requestTap, this.context.tapOptions);
+    const preview: Exchange = { request: { ...flight.exchange.request, body: previewed } };
     const blocked = blockingAnswer(this.context.judge(preview));
     if (!blocked) {
       this.forward(flight);
@@ -232,7 +221,8 @@ export class ClientConnection {
       this.client.pause();
       upstream.onceDrained(() => {
         this.requestStalled = false;
-        this.client.resume();
+        // Unless a pipelined request is waiting for its turn: then it is read when that comes.
+        if (!this.held.holding) this.client.resume();
       });
     }
   }
@@ -243,7 +233,7 @@ export class ClientConnection {
 
   private connectionFields(flight: Flight): string {
     // A client that has ended its side still gets the requests it pipelined: the last one says close.
-    const lastOfEnded = this.clientEnded && !(this.held && this.held.length > 0);
+    const lastOfEnded = this.clientEnded && !this.held.pending;
     if (flight.closeAfter || this.closing || lastOfEnded || this.context.stopping()) {
       flight.closeAfter = true;
       return 'connection: close\r\n\r\n';
@@ -300,6 +290,8 @@ export class ClientConnection {
     if (flight.finished) return;
     flight.finished = true;
     flight.discarding = true;
+    flight.requestTap.release();
+    flight.answer?.tap.release();
     if (!flight.requestEnded && flight.forwarded) {
       // The target has not had the whole request: its connection cannot carry another one.
       this.upstream?.destroy();
@@ -323,15 +315,8 @@ export class ClientConnection {
       this.endClient();
       return;
     }
-    const held = this.held ?? [];
-    this.held = undefined;
-    for (let index = 0; index < held.length; index += 1) {
-      if (this.held) {
-        (this.held as (() => void)[]).push(...held.slice(index));
-        return;
-      }
-      (held[index] as () => void)();
-    }
+    this.held.replay();
+    if (this.held.holding) return;
     if (this.clientEnded) {
       // Nothing more will come: a request left unfinished is broken off; with none, the connection ends.
       // (Replaying the held events may have started a new exchange.)
@@ -340,7 +325,8 @@ export class ClientConnection {
       else if (!pending.requestEnded) this.fail(pending, 499, 'the client broke off the request');
       return;
     }
-    this.client.resume();
+    // Read on, unless the request now in flight waits for the target to take its body.
+    if (!this.requestStalled) this.client.resume();
   }
 
   /** A request the proxy does not forward: answered at once, and the connection closed. */

@@ -1,4 +1,5 @@
-import type { Headers, Violation } from '../src/validate/exchange.js';
+import type { Headers, RecordedBody, Violation } from '../src/validate/exchange.js';
+import { BodyTap, type TapOptions } from './body-tap.js';
 import { describeViolations, VIOLATIONS_HEADER } from './proxy-context.js';
 
 // Enforce mode: a request that breaks a must rule on its own side is answered by the proxy and
@@ -28,4 +29,22 @@ export function blockingAnswer(violations: Violation[]): BlockingAnswer | undefi
     [VIOLATIONS_HEADER]: describeViolations(blocking),
   };
   return { status, headers, body, violations: blocking };
+}
+
+/**
+ * The body a request is judged by before it is forwarded: what has come of it. When the memory
+ * budget stopped its being held, it is judged without it (a cut JSON document would read as broken).
+ */
+export function previewBody(
+  headers: Headers,
+  peeked: Buffer[],
+  requestTap: BodyTap,
+  tapOptions: TapOptions,
+): RecordedBody {
+  // Not against the budget: the request's own tap holds these very bytes already.
+  const preview = new BodyTap(headers, { ...tapOptions, budget: undefined });
+  for (const chunk of peeked) preview.push(chunk);
+  const body = preview.finish(headers['content-encoding']);
+  if (!requestTap.overBudget) return body;
+  return { size: body.size, sha256: body.sha256, headBase64: body.headBase64, skipped: tapOptions.budget?.reason };
 }

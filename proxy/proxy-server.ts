@@ -4,6 +4,7 @@ import type { Exchange } from '../src/validate/exchange.js';
 import { CheckoutState, validateExchange } from '../src/validate/index.js';
 import { ClientConnection } from './client-connection.js';
 import { ViolationTally } from './exchange-log.js';
+import { MemoryBudget } from './memory-budget.js';
 import { describeViolations, type ProxyContext } from './proxy-context.js';
 import { type RecordedExchange, Recorder } from './recorder.js';
 import { exchangeRedactor, type RedactionOptions } from './redaction.js';
@@ -38,6 +39,8 @@ export interface ProxyOptions {
   targetTimeoutMs?: number;
   /** A request head must be whole this long after its first byte, else 408 (default 20 s; 0: no limit). */
   headersTimeoutMs?: number;
+  /** Bytes of bodies held for validation, all connections together; past it bodies pass unvalidated (default 256 MiB). */
+  memoryBudget?: number;
   /** Client connections open at once; beyond them a connection is answered 503 and closed (default 1000). */
   maxConnections?: number;
   /** On close, exchanges still in flight after this long are cut off and recorded as such (default 10 s). */
@@ -134,7 +137,11 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     ownAuthority: listenHost,
     hostAllowed: (value) => hostAllowed(value, listenHost, allowedHosts),
     validateLimit,
-    tapOptions: { keepLimit: validateLimit, keepBinary: options.recordBodies ?? false },
+    tapOptions: {
+      keepLimit: validateLimit,
+      keepBinary: options.recordBodies ?? false,
+      budget: new MemoryBudget(options.memoryBudget ?? 256 * 1024 * 1024),
+    },
     enforce: options.mode === 'enforce',
     rewriteUrls: options.rewriteUrls !== false,
     violationsHeader: options.violationsHeader !== false,

@@ -53,6 +53,12 @@ export function proxyCommand(yargs: Argv) {
             default: '8MiB',
             describe: 'Largest JSON/XML body kept and validated',
           })
+          .option('memory-budget', {
+            type: 'string',
+            default: '256MiB',
+            describe:
+              'Most body bytes held for validation at once, all connections together; past it a body is forwarded and recorded as not validated',
+          })
           .option('redact', { type: 'string', array: true, describe: 'More header names or JSON members to redact' })
           .option('only', { type: 'string', array: true, describe: 'Judge only these rule IDs or prefixes' })
           .option('skip', { type: 'string', array: true, describe: 'Skip these rule IDs or prefixes' })
@@ -139,6 +145,7 @@ export function proxyCommand(yargs: Argv) {
           harFile: argv.har ? resolve(argv.har) : undefined,
           recordBodies: argv['record-bodies'],
           validateLimit: parseByteSize(argv['validate-limit'], '--validate-limit'),
+          memoryBudget: parseByteSize(argv['memory-budget'], '--memory-budget'),
           rewriteUrls: argv['rewrite-urls'],
           violationsHeader: argv['violations-header'],
           redact: { headers: redact, members: redact },
