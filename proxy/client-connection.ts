@@ -16,7 +16,7 @@ import { Upstream, type UpstreamFailure } from './upstream.js';
 // off the socket with node's HTTP parser, admitted (admission.ts), and written to the target with
 // a new head; bodies pass through as the bytes they are while taps watch them, and the answer
 // comes back through the relay (answer-relay.ts). Exchanges on a connection are handled one after
-// another: a pipelined request waits until the one before it is answered.
+// another: a pipelined request is read when the one before it has been answered (held-events.ts).
 
 /** With no client timeout, idle connections are still closed after this long, as node's http server does. */
 const KEEP_ALIVE_MS = 5000;
