@@ -4,11 +4,13 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import busboy from 'busboy';
 import { isTextualMediaType } from '../src/validate/document.js';
 import { decodeText, type MultipartPart, mediaType, type RecordedBody } from '../src/validate/exchange.js';
+import type { MemoryBudget } from './memory-budget.js';
 
 // Watches a body flow past without holding it: counts and keeps the first bytes; keeps the whole
-// body only while it stays under the validation limit; reads multipart part headers as they pass.
-// What it saw becomes a RecordedBody for the core. A body recorded as text needs no digest (the
-// text is there); any other is hashed, from the moment it outgrows the limit or at the end.
+// body only when it is one the core reads whole (JSON, XML, forms, text; any body for
+// --record-bodies), while it stays under the validation limit and the process's memory budget;
+// reads multipart part headers as they pass. What it saw becomes a RecordedBody for the core. A
+// body recorded as text needs no digest (the text is there); any other is hashed as it passes.
 
 const HEAD_BYTES = 64;
 
@@ -17,6 +19,8 @@ export interface TapOptions {
   keepLimit: number;
   /** Keep binary bodies whole too (under the limit): --record-bodies. */
   keepBinary: boolean;
+  /** Shared by every body the proxy holds; without one, bodies are held up to keepLimit alone. */
+  budget?: MemoryBudget;
 }
 
 export class BodyTap {
@@ -24,8 +28,12 @@ export class BodyTap {
   // Made only once the body is too large to keep: a kept body is hashed at the end, if at all.
   private hash: Hash | undefined;
   private head = Buffer.alloc(0);
-  private kept: Buffer[] | undefined = [];
+  private kept: Buffer[] | undefined;
   private keptSize = 0;
+  /** Bytes taken from the budget and not yet given back. */
+  private budgeted = 0;
+  /** Why a body the core would read whole is not kept. */
+  private notKept: string | undefined;
   private readonly parts: MultipartPart[] = [];
   private parser: busboy.Busboy | undefined;
   private readonly type: string | undefined;
@@ -36,6 +44,35 @@ export class BodyTap {
   ) {
     this.type = mediaType(headers['content-type']);
     if (this.type === 'multipart/form-data') this.startMultipart();
+    // Uploads (PDF, images, multipart) are judged from their size, digest, first bytes and part
+    // headers, all read as they pass: holding them would only cost memory.
+    if (options.keepBinary || this.readWhole) this.kept = [];
+    else this.hash = createHash('sha256');
+  }
+
+  /** The core reads this body whole (or would, were it kept). */
+  private get readWhole(): boolean {
+    return !this.type || isTextualMediaType(this.type);
+  }
+
+  /** The body stopped being kept because the memory budget was spent. */
+  get overBudget(): boolean {
+    return this.notKept !== undefined && this.notKept === this.options.budget?.reason;
+  }
+
+  /** Gives back what this body took from the budget (done when it is read; again is harmless). */
+  release(): void {
+    if (this.budgeted > 0) this.options.budget?.give(this.budgeted);
+    this.budgeted = 0;
+  }
+
+  private stopKeeping(reason: string | undefined): void {
+    const hash = createHash('sha256');
+    for (const kept of this.kept ?? []) hash.update(kept);
+    this.hash = hash;
+    this.kept = undefined;
+    this.notKept = reason;
+    this.release();
   }
 
   private startMultipart(): void {
@@ -70,12 +107,12 @@ export class BodyTap {
       this.head = Buffer.concat([this.head, chunk.subarray(0, HEAD_BYTES - this.head.length)]);
     if (this.kept) {
       this.keptSize += chunk.length;
-      if (this.keptSize <= this.options.keepLimit) this.kept.push(chunk);
+      const budget = this.options.budget;
+      if (this.keptSize > this.options.keepLimit) this.stopKeeping(undefined);
+      else if (budget && !budget.take(chunk.length)) this.stopKeeping(budget.reason);
       else {
-        const hash = createHash('sha256');
-        for (const kept of this.kept) hash.update(kept);
-        this.hash = hash;
-        this.kept = undefined;
+        if (budget) this.budgeted += chunk.length;
+        this.kept.push(chunk);
       }
     }
     this.hash?.update(chunk);
@@ -101,6 +138,7 @@ export class BodyTap {
     }
     // As it came on the wire, before any decoding: that is what the digest is of.
     const raw = this.kept ? Buffer.concat(this.kept) : undefined;
+    this.release();
     let whole: Buffer | undefined = raw;
     if (whole && contentEncoding && contentEncoding !== 'identity') {
       try {
@@ -119,7 +157,7 @@ export class BodyTap {
       }
     }
     if (this.parts.length > 0) body.parts = this.parts;
-    if (whole && (!this.type || isTextualMediaType(this.type))) {
+    if (whole && this.readWhole) {
       body.text = decodeText(whole);
       return body;
     }
@@ -127,8 +165,8 @@ export class BodyTap {
     if (whole && this.options.keepBinary) body.base64 = whole.toString('base64');
     else {
       body.headBase64 = this.head.toString('base64');
-      if (!whole && (!this.type || isTextualMediaType(this.type)) && !body.skipped)
-        body.skipped = `not validated: too large (over ${this.options.keepLimit} bytes)`;
+      if (!whole && this.readWhole && !body.skipped)
+        body.skipped = this.notKept ?? `not validated: too large (over ${this.options.keepLimit} bytes)`;
     }
     return body;
   }

@@ -24,6 +24,7 @@ interface HttpCommon {
     new (): LlhttpParser;
     REQUEST: number;
     RESPONSE: number;
+    kOnMessageBegin: number;
     kOnHeaders: number;
     kOnHeadersComplete: number;
     kOnBody: number;
@@ -64,9 +65,11 @@ export interface MessageHead {
 }
 
 export interface MessageEvents {
+  /** The first byte of a message has come. */
+  begin?(): void;
   /** Returns true when the message has no body whatever its head says (an answer to HEAD). */
   head(head: MessageHead): boolean;
-  /** Body bytes, with any chunked framing already taken off. */
+  /** Body bytes, with any chunked framing (and trailer fields) already taken off. */
   body(chunk: Buffer): void;
   end(): void;
 }
@@ -81,6 +84,7 @@ export class MessageParser {
   constructor(kind: 'request' | 'response', events: MessageEvents) {
     const parser = new HTTPParser();
     parser.initialize(kind === 'request' ? HTTPParser.REQUEST : HTTPParser.RESPONSE, {}, maxHeaderSize, 0);
+    if (events.begin) parser[HTTPParser.kOnMessageBegin] = events.begin;
     parser[HTTPParser.kOnHeaders] = (headers: string[], url: string) => {
       this.headerParts.push(...headers);
       this.urlParts += url;
@@ -115,7 +119,14 @@ export class MessageParser {
       return events.head(head) ? 1 : 0;
     };
     parser[HTTPParser.kOnBody] = (chunk: Buffer) => events.body(chunk);
-    parser[HTTPParser.kOnMessageComplete] = () => events.end();
+    parser[HTTPParser.kOnMessageComplete] = () => {
+      // Fields that arrive after the head are the trailer of a chunked body (the parser hands
+      // them over, with the URL, as it hands over the parts of a long head). They belong to this
+      // message alone and are dropped, as nginx does: never merged into the next message's head.
+      if (this.headerParts.length > 0) this.headerParts = [];
+      this.urlParts = '';
+      events.end();
+    };
     this.parser = parser;
   }
 

@@ -1,11 +1,14 @@
-import { createServer, isIP } from 'node:net';
+import { createServer, isIP, type Socket } from 'node:net';
 import { listen } from '../src/http/listen.js';
 import type { Exchange } from '../src/validate/exchange.js';
 import { CheckoutState, validateExchange } from '../src/validate/index.js';
-import { ClientConnection, describeViolations, type ProxyContext } from './client-connection.js';
+import { ClientConnection } from './client-connection.js';
 import { ViolationTally } from './exchange-log.js';
+import { MemoryBudget } from './memory-budget.js';
+import { describeViolations, type ProxyContext } from './proxy-context.js';
 import { type RecordedExchange, Recorder } from './recorder.js';
 import { exchangeRedactor, type RedactionOptions } from './redaction.js';
+import { lingerThenClose } from './socket-writes.js';
 
 // A reverse proxy that forwards every byte unchanged (but for absolute URLs that point at the
 // target), watches both bodies as they pass, judges each exchange with the core, and records it.
@@ -32,6 +35,14 @@ export interface ProxyOptions {
   connectTimeoutMs?: number;
   /** A client that sends nothing for this long, in its head or its body, is cut off (default 30 s). */
   clientTimeoutMs?: number;
+  /** Once the target has begun an answer, how long it may send nothing more before the exchange fails (default 60 s). */
+  targetTimeoutMs?: number;
+  /** A request head must be whole this long after its first byte, else 408 (default 20 s; 0: no limit). */
+  headersTimeoutMs?: number;
+  /** Bytes of bodies held for validation, all connections together; past it bodies pass unvalidated (default 256 MiB). */
+  memoryBudget?: number;
+  /** Client connections open at once; beyond them a connection is answered 503 and closed (default 1000). */
+  maxConnections?: number;
   /** On close, exchanges still in flight after this long are cut off and recorded as such (default 10 s). */
   stopTimeoutMs?: number;
   /** Host names clients may address the proxy by, besides IP addresses, localhost and `host`. */
@@ -48,7 +59,7 @@ export interface ProxyHandle {
   close(): Promise<void>;
 }
 
-export { VIOLATIONS_HEADER } from './client-connection.js';
+export { VIOLATIONS_HEADER } from './proxy-context.js';
 
 /** A Host header's name and port, or undefined when it is no plain host[:port]. */
 function parseHost(value: string): { name: string; port?: string } | undefined {
@@ -75,6 +86,19 @@ function hostAllowed(value: string | undefined, listenHost: string, allowed: str
     const lower = name.toLowerCase();
     return lower === 'all' || lower === host.name || (lower.startsWith('.') && host.name.endsWith(lower));
   });
+}
+
+/** A connection over the limit: told so in HTTP (nginx's limit_conn answers 503 too), and closed. */
+function refuseConnection(socket: Socket): void {
+  const body = '{"message":"print-conformance proxy: too many connections; try again later"}';
+  socket.on('error', () => {});
+  // What the client sends is read and dropped, so that closing does not reset the connection
+  // before the answer is read.
+  socket.resume();
+  socket.end(
+    `HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nretry-after: 1\r\nconnection: close\r\n\r\n${body}`,
+  );
+  lingerThenClose(socket);
 }
 
 /** Method and path of an exchange for the log: never the query, which may carry a token. */
@@ -113,12 +137,18 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     ownAuthority: listenHost,
     hostAllowed: (value) => hostAllowed(value, listenHost, allowedHosts),
     validateLimit,
-    tapOptions: { keepLimit: validateLimit, keepBinary: options.recordBodies ?? false },
+    tapOptions: {
+      keepLimit: validateLimit,
+      keepBinary: options.recordBodies ?? false,
+      budget: new MemoryBudget(options.memoryBudget ?? 256 * 1024 * 1024),
+    },
     enforce: options.mode === 'enforce',
     rewriteUrls: options.rewriteUrls !== false,
     violationsHeader: options.violationsHeader !== false,
     clientTimeoutMs: options.clientTimeoutMs ?? 30_000,
+    headersTimeoutMs: options.headersTimeoutMs ?? 20_000,
     answerTimeoutMs: options.connectTimeoutMs ?? 10_000,
+    targetTimeoutMs: options.targetTimeoutMs ?? 60_000,
     judge: (exchange) => {
       try {
         const violations = validateExchange(exchange, state);
@@ -157,11 +187,34 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     log,
   };
 
+  const maxConnections = options.maxConnections ?? 1000;
+  let full = false;
   const server = createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
+    if (connections.size >= maxConnections) {
+      if (!full) log(`${maxConnections} client connections are open (--max-connections): more are answered 503`);
+      full = true;
+      refuseConnection(socket);
+      return;
+    }
     const connection = new ClientConnection(socket, context);
     connections.add(connection);
-    socket.once('close', () => connections.delete(connection));
+    socket.once('close', () => {
+      connections.delete(connection);
+      if (connections.size < maxConnections) full = false;
+    });
   });
+  // One timer for all connections, rather than one per request: heads that take too long are
+  // found within a quarter of the headers timeout (at most a second late).
+  const sweep =
+    context.headersTimeoutMs > 0
+      ? setInterval(
+          () => {
+            const now = performance.now();
+            for (const connection of connections) connection.checkHeadDeadline(now);
+          },
+          Math.min(1000, Math.max(10, context.headersTimeoutMs / 4)),
+        ).unref()
+      : undefined;
   const origin = await listen(server, options.port ?? 0, listenHost);
   context.ownAuthority = new URL(origin).host;
 
@@ -170,6 +223,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     tally,
     recordingFailure: () => recorder.failure,
     close: async () => {
+      clearInterval(sweep);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       const drained = () =>
         inFlight === 0

@@ -1,5 +1,6 @@
 import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import { statusProblem } from './answer-checks.js';
 import { type MessageEvents, type MessageHead, MessageParser } from './http-parser.js';
 import { fieldValues } from './message-head.js';
 
@@ -15,11 +16,15 @@ export interface AnswerEvents extends MessageEvents {
 
 export type UpstreamFailure =
   | { kind: 'timeout' }
+  /** The answer had begun, then nothing more came for the target timeout. */
+  | { kind: 'stalled' }
   | { kind: 'unreachable'; code: string }
   /** A connection kept from an earlier exchange closed before any byte of the answer came. */
   | { kind: 'stale'; code: string }
   | { kind: 'broken'; code: string }
   | { kind: 'malformed'; code: string }
+  /** A status line that parses but cannot be passed on. */
+  | { kind: 'invalid'; reason: string }
   | { kind: 'internal'; message: string };
 
 /** How long an idle connection is kept when the target names no keep-alive timeout. */
@@ -39,7 +44,16 @@ export class Upstream {
   /** Some byte of the answer to the request now out has come. */
   private heard = false;
 
-  constructor(target: URL, answerTimeoutMs: number) {
+  /** The idle timeout the socket has now: the answer timeout until an answer's head came, then the target timeout. */
+  private timeoutMs: number;
+  /** Reading is paused because the client takes the answer slower than it comes: silence is not the target's. */
+  private paused = false;
+
+  constructor(
+    target: URL,
+    private readonly answerTimeoutMs: number,
+    private readonly targetTimeoutMs: number,
+  ) {
     const secure = target.protocol === 'https:';
     const port = Number(target.port) || (secure ? 443 : 80);
     const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -52,8 +66,9 @@ export class Upstream {
         })
       : netConnect({ port, host, noDelay: true });
     this.socket.setNoDelay(true);
-    // One timer for the connection's life, set once (each new one costs an allocation per
-    // exchange); whether a silence counts is decided when it fires.
+    // The socket's idle timer, changed only when the timeout it should have changes (each change
+    // costs an allocation); whether a silence counts is decided when it fires.
+    this.timeoutMs = answerTimeoutMs;
     this.socket.setTimeout(answerTimeoutMs);
     this.parser = new MessageParser('response', {
       head: (head) => this.head(head),
@@ -81,8 +96,10 @@ export class Upstream {
       if (error) this.fail({ kind: 'broken', code: 'ECONNRESET' });
     });
     this.socket.on('timeout', () => {
-      // A target may take its time over a body once it has begun to answer.
       if (this.waiting && !this.answered) this.fail({ kind: 'timeout' });
+      // Once it has begun to answer, a target may take its time between reads, up to the target
+      // timeout (nginx's proxy_read_timeout), unless the proxy itself stopped reading.
+      else if (this.waiting && !this.paused) this.fail({ kind: 'stalled' });
       else if (!this.waiting) this.destroy();
     });
     this.socket.on('error', (error: NodeJS.ErrnoException) => this.lost(error.code ?? error.message));
@@ -106,6 +123,7 @@ export class Upstream {
   send(head: string, events: AnswerEvents, bodyFollows: boolean): void {
     this.waiting = events;
     this.answered = false;
+    this.idleTimeout(this.answerTimeoutMs);
     this.reused = this.idleSince !== 0;
     this.heard = false;
     if (!bodyFollows) {
@@ -134,11 +152,21 @@ export class Upstream {
   }
 
   pause(): void {
+    this.paused = true;
     this.socket.pause();
   }
 
   resume(): void {
+    this.paused = false;
     this.socket.resume();
+    // A timeout that fired while paused was let pass and does not fire again by itself.
+    if (this.waiting) this.socket.setTimeout(this.timeoutMs);
+  }
+
+  private idleTimeout(ms: number): void {
+    if (this.timeoutMs === ms) return;
+    this.timeoutMs = ms;
+    this.socket.setTimeout(ms);
   }
 
   destroy(): void {
@@ -149,12 +177,18 @@ export class Upstream {
   private head(head: MessageHead): boolean {
     const events = this.waiting;
     if (!events) return true;
-    if (head.status < 200 && head.status !== 101) {
+    const problem = statusProblem(head.status, false);
+    if (problem) {
+      this.fail({ kind: 'invalid', reason: problem });
+      return true;
+    }
+    if (head.status < 200) {
       this.interim = true;
       events.interim(head);
       return true;
     }
     this.answered = true;
+    this.idleTimeout(this.targetTimeoutMs);
     const hint = /timeout=(\d+)/i.exec(fieldValues(head.rawHeaders, 'keep-alive')[0] ?? '');
     if (hint) this.idleMs = Math.max(0, Number(hint[1]) * 1000 - 1000);
     if (!head.keepAlive) this.closed = true;

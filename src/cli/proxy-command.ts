@@ -53,6 +53,12 @@ export function proxyCommand(yargs: Argv) {
             default: '8MiB',
             describe: 'Largest JSON/XML body kept and validated',
           })
+          .option('memory-budget', {
+            type: 'string',
+            default: '256MiB',
+            describe:
+              'Most body bytes held for validation at once, all connections together; past it a body is forwarded and recorded as not validated',
+          })
           .option('redact', { type: 'string', array: true, describe: 'More header names or JSON members to redact' })
           .option('only', { type: 'string', array: true, describe: 'Judge only these rule IDs or prefixes' })
           .option('skip', { type: 'string', array: true, describe: 'Skip these rule IDs or prefixes' })
@@ -62,11 +68,28 @@ export function proxyCommand(yargs: Argv) {
             default: 10,
             describe: 'Seconds to wait for the target to answer',
           })
+          .option('target-timeout', {
+            type: 'number',
+            default: 60,
+            describe:
+              'Seconds the target may send nothing more once its answer has begun; then 504, or the connection closes if part of the answer went out',
+          })
           .option('client-timeout', {
             type: 'number',
             default: 30,
             describe:
               'Seconds a client may stay silent while sending a request head or body, or idle between requests (0: no limit while sending; idle connections close after 5 s)',
+          })
+          .option('headers-timeout', {
+            type: 'number',
+            default: 20,
+            describe:
+              'Seconds a client has to send a whole request head, however it trickles; then 408 and the connection closes (0: no limit)',
+          })
+          .option('max-connections', {
+            type: 'number',
+            default: 1000,
+            describe: 'Client connections open at once; a connection beyond them is answered 503 and closed',
           })
           .option('allowed-host', {
             type: 'string',
@@ -103,6 +126,10 @@ export function proxyCommand(yargs: Argv) {
       const connectTimeoutMs = numberOption(argv['connect-timeout'], '--connect-timeout', 0.001) * 1000;
       if (argv['summary-md']) writableFile(resolve(argv['summary-md']), '--summary-md');
       const clientTimeoutMs = numberOption(argv['client-timeout'], '--client-timeout') * 1000;
+      const targetTimeoutMs = numberOption(argv['target-timeout'], '--target-timeout', 0.001) * 1000;
+      const headersTimeoutMs = numberOption(argv['headers-timeout'], '--headers-timeout') * 1000;
+      const maxConnections = numberOption(argv['max-connections'], '--max-connections', 1);
+      if (!Number.isInteger(maxConnections)) throw new UsageError('--max-connections needs a whole number');
       const summaryInterval = numberOption(argv['summary-interval'], '--summary-interval');
       const redact = optionList(argv.redact);
       const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -118,6 +145,7 @@ export function proxyCommand(yargs: Argv) {
           harFile: argv.har ? resolve(argv.har) : undefined,
           recordBodies: argv['record-bodies'],
           validateLimit: parseByteSize(argv['validate-limit'], '--validate-limit'),
+          memoryBudget: parseByteSize(argv['memory-budget'], '--memory-budget'),
           rewriteUrls: argv['rewrite-urls'],
           violationsHeader: argv['violations-header'],
           redact: { headers: redact, members: redact },
@@ -125,6 +153,9 @@ export function proxyCommand(yargs: Argv) {
           strict: argv.strict,
           connectTimeoutMs,
           clientTimeoutMs,
+          headersTimeoutMs,
+          targetTimeoutMs,
+          maxConnections,
           allowedHosts: optionList(argv['allowed-host']),
           log,
         });

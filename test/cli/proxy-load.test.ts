@@ -92,7 +92,8 @@ describe('the proxy under load', () => {
     // Every complete line parses; only a last line without its newline may be cut off.
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
     expect(lines.length).toBeGreaterThan(1000);
-    const validated = await runCli(['validate', record, '--report-dir', join(folder, 'r-killed')]);
+    // The load sets up and reads checkouts only: the rules of uploads are left out.
+    const validated = await runCli(['validate', record, '--report-dir', join(folder, 'r-killed'), '--skip', 'upload.']);
     expect(validated.code).toBe(0);
     expect(validated.stderr).toContain(`${lines.length} exchanges read`);
     if (last) expect(validated.stderr).toMatch(/line \d+ is not JSON \(cut off\?\); skipped/);

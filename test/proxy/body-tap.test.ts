@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { BodyTap } from '../../proxy/body-tap.js';
+import { BodyTap, type TapOptions } from '../../proxy/body-tap.js';
+import { MemoryBudget } from '../../proxy/memory-budget.js';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(3000, 7)]);
 
 /** Pushes the bytes in chunks of `size`, as a socket would hand them over. */
-function tapped(bytes: Buffer, type: string, options = { keepLimit: 1024, keepBinary: false }, size = 500) {
+function tapped(bytes: Buffer, type: string, options: TapOptions = { keepLimit: 1024, keepBinary: false }, size = 500) {
   const tap = new BodyTap({ 'content-type': type }, options);
   for (let at = 0; at < bytes.length; at += size) tap.push(bytes.subarray(at, at + size));
   return tap;
@@ -51,5 +52,41 @@ describe('the body tap', () => {
     const body = tapped(PDF, 'application/pdf', { keepLimit: 1 << 20, keepBinary: true }).finish();
     expect(body.base64).toBe(PDF.toString('base64'));
     expect(body.sha256).toBe(sha256(PDF));
+  });
+});
+
+describe('the body tap and the memory budget', () => {
+  const options = (budget: MemoryBudget) => ({ keepLimit: 1_000_000, keepBinary: false, budget });
+
+  it('holds no upload while it passes: a PDF is judged from its digest and first bytes', () => {
+    const budget = new MemoryBudget(1_000_000);
+    const tap = tapped(PDF, 'application/pdf', options(budget));
+    expect(budget.inUse).toBe(0);
+    const body = tap.finish();
+    expect(body).toMatchObject({ size: PDF.length, sha256: sha256(PDF) });
+    expect(body.skipped).toBeUndefined();
+  });
+
+  it('holds a JSON body against the budget until it is read, then gives it back', () => {
+    const budget = new MemoryBudget(1_000_000);
+    const json = Buffer.from(JSON.stringify({ returnUrl: 'x'.repeat(2000) }));
+    const tap = tapped(json, 'application/json', options(budget));
+    expect(budget.inUse).toBe(json.length);
+    expect(tap.finish().text).toBe(json.toString());
+    expect(budget.inUse).toBe(0);
+  });
+
+  it('forwards a body past the budget unheld, recorded as not validated with the reason', () => {
+    const budget = new MemoryBudget(1000);
+    const json = Buffer.from(JSON.stringify({ returnUrl: 'x'.repeat(2000) }));
+    const tap = tapped(json, 'application/json', options(budget));
+    expect(tap.overBudget).toBe(true);
+    expect(budget.inUse).toBe(0);
+    const body = tap.finish();
+    expect(body.text).toBeUndefined();
+    expect(body.sha256).toBe(sha256(json));
+    expect(body.skipped).toMatch(
+      /memory budget for bodies held for validation \(1000 bytes, --memory-budget\) was spent/,
+    );
   });
 });

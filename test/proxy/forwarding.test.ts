@@ -292,8 +292,9 @@ describe('the proxy forwards', () => {
       expect(disguised.statusCode).toBe(404);
       await disguised.body.dump();
       // A climb out of the target's base path, also spelled with escaped dots (URL parsers read
-      // "%2e%2e" as a dot segment too).
-      for (const climb of ['../admin', '%2e%2e/admin']) {
+      // "%2e%2e" as a dot segment too), escaped slashes, twice-escaped dots and "..;" (which Java
+      // servers read as "..").
+      for (const climb of ['../admin', '%2e%2e/admin', '..;/admin', '..%2fadmin', '..%5Cadmin', '%252e%252e/admin']) {
         const status = await curl([
           '-s',
           '--path-as-is',

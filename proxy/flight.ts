@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import type { Headers } from '../src/validate/exchange.js';
+import { type AdmittedRequest, peekLimitOf } from './admission.js';
+import { BodyTap } from './body-tap.js';
+import type { MessageHead } from './http-parser.js';
+import { isChunked } from './message-head.js';
+import type { ProxyContext } from './proxy-context.js';
+import type { RecordedExchange } from './recorder.js';
+
+// The state of one exchange on its way through the proxy: the request as read, and the answer
+// as it comes back.
+
+export interface Answer {
+  status: number;
+  statusText: string;
+  rawHeaders: string[];
+  headers: Headers;
+  tap: BodyTap;
+  location: string | undefined;
+  /** Answers to HEAD, 204 and 304: no body, and the head's Content-Length describes another. */
+  empty: boolean;
+  declaredLength: number;
+  encoded: boolean;
+  /** Kept whole until it ends: judged before its head goes out, URLs rewritten. */
+  buffered: Buffer[] | undefined;
+  bufferedSize: number;
+  /** Streaming to the client in chunks the proxy frames itself. */
+  chunked: boolean;
+}
+
+export interface Flight {
+  exchange: RecordedExchange;
+  started: number;
+  head: MessageHead;
+  headers: Headers;
+  path: string;
+  proxyBase: string;
+  requestTap: BodyTap;
+  /** The request body goes to the target in chunks (it came so, without a length). */
+  chunked: boolean;
+  /** Enforce mode: body bytes held back until the request is judged. */
+  peeked: Buffer[] | undefined;
+  peekLimit: number;
+  peekedSize: number;
+  /** The client sent "Expect: 100-continue" and the proxy answered it itself. */
+  continued: boolean;
+  /** Sent again on a new connection after a kept one closed under it. */
+  resent: boolean;
+  forwarded: boolean;
+  /** The rest of the request body is read and dropped (it was refused, blocked or answered). */
+  discarding: boolean;
+  requestEnded: boolean;
+  answer: Answer | undefined;
+  /** The answer's head has gone to the client. */
+  headSent: boolean;
+  finished: boolean;
+  /** The connection is closed once this exchange is over. */
+  closeAfter: boolean;
+  done: () => void;
+}
+
+/** A request admitted: its exchange begins. */
+export function newFlight(head: MessageHead, admitted: AdmittedRequest, context: ProxyContext): Flight {
+  const { headers } = admitted;
+  return {
+    exchange: {
+      id: randomUUID(),
+      startedAt: new Date().toISOString(),
+      request: { method: head.method, url: admitted.href, headers },
+      violations: [],
+    },
+    started: performance.now(),
+    head,
+    headers,
+    path: admitted.path,
+    proxyBase: `http://${admitted.host ?? context.ownAuthority}/`,
+    requestTap: new BodyTap(headers, context.tapOptions),
+    chunked: isChunked(headers),
+    peeked: undefined,
+    peekLimit: peekLimitOf(head.method, headers, context.enforce, context.validateLimit),
+    peekedSize: 0,
+    continued: false,
+    resent: false,
+    forwarded: false,
+    discarding: false,
+    requestEnded: false,
+    answer: undefined,
+    headSent: false,
+    finished: false,
+    closeAfter: !head.keepAlive,
+    done: context.begin(),
+  };
+}

@@ -1,0 +1,30 @@
+// One budget for the whole process for body bytes held for validation (JSON/XML bodies kept whole
+// until they end, enforce mode's look at a request before it is forwarded, bodies kept for
+// --record-bodies). Past it a body is forwarded and recorded as not validated rather than held:
+// a crowd of slow uploads cannot make the proxy hold more than this, however many connections.
+
+export class MemoryBudget {
+  private used = 0;
+
+  constructor(readonly limit: number) {}
+
+  /** Takes `bytes` from the budget; false (and nothing taken) when they do not fit. */
+  take(bytes: number): boolean {
+    if (this.used + bytes > this.limit) return false;
+    this.used += bytes;
+    return true;
+  }
+
+  give(bytes: number): void {
+    this.used -= bytes;
+  }
+
+  get inUse(): number {
+    return this.used;
+  }
+
+  /** What a body not held for lack of budget is recorded with. */
+  get reason(): string {
+    return `not validated: the proxy's memory budget for bodies held for validation (${this.limit} bytes, --memory-budget) was spent`;
+  }
+}

@@ -1,0 +1,38 @@
+import type { Exchange, Violation } from '../src/validate/exchange.js';
+import type { TapOptions } from './body-tap.js';
+import type { RecordedExchange } from './recorder.js';
+
+// What every connection of one proxy shares: where it forwards to, its limits and switches, and
+// the judge and recorder its exchanges go to.
+
+export interface ProxyContext {
+  target: URL;
+  targetBase: string;
+  /** host:port of this proxy, for URLs in answers to requests that name no Host. */
+  ownAuthority: string;
+  hostAllowed(value: string | undefined): boolean;
+  validateLimit: number;
+  tapOptions: TapOptions;
+  enforce: boolean;
+  rewriteUrls: boolean;
+  violationsHeader: boolean;
+  clientTimeoutMs: number;
+  /** A request head must be whole this long after its first byte (0: no limit). */
+  headersTimeoutMs: number;
+  answerTimeoutMs: number;
+  /** Once the target has begun an answer, how long it may send nothing more of it. */
+  targetTimeoutMs: number;
+  judge(exchange: Exchange): Violation[];
+  /** Writes the finished exchange to the tally, recording and log. */
+  record(exchange: RecordedExchange, started: number): void;
+  /** Counts an exchange in flight; the returned function says it is over. */
+  begin(): () => void;
+  stopping(): boolean;
+  log(line: string): void;
+}
+
+export const VIOLATIONS_HEADER = 'print-conformance-violations';
+
+export function describeViolations(violations: Violation[]): string {
+  return [...new Set(violations.map((v) => `${v.rule} (${v.side})`))].join(', ');
+}
