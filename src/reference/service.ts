@@ -34,6 +34,8 @@ export interface ReferenceService {
   baseUrl: string;
   server: Server;
   store: ReferenceStore;
+  /** Where received files are kept while it runs (removed at close). */
+  uploadFolder: string;
   close(): Promise<void>;
 }
 
@@ -329,6 +331,7 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     baseUrl: `${origin}${BASE_PATH}`,
     server,
     store,
+    uploadFolder,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => {
