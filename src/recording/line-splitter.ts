@@ -1,10 +1,12 @@
 import { constants } from 'node:buffer';
+import { StringDecoder } from 'node:string_decoder';
 
 // Splits a stream of bytes into the lines of an NDJSON recording. Each byte is looked at once: a
-// line that spans many read buffers is kept as the list of its pieces and joined once, when its
-// newline comes, so a line of hundreds of megabytes costs time in proportion to its length.
-// Splitting bytes, not text, is safe: a newline byte never occurs inside a UTF-8 sequence, and a
-// character cut between two buffers is whole again once the pieces are joined.
+// line that spans many read buffers is kept as the text of its pieces and joined once, when its
+// newline comes, so a line of hundreds of megabytes costs time in proportion to its length, and
+// memory about twice its length until it is parsed. Splitting bytes, not text, is safe: a newline
+// byte never occurs inside a UTF-8 sequence; a character cut between two buffers is held by the
+// decoder until its last bytes come.
 
 export interface LineBatch {
   /** The non-blank lines, without their line ends. */
@@ -16,18 +18,23 @@ export interface LineBatch {
 }
 
 const NEWLINE = 0x0a;
-const CARRIAGE_RETURN = 0x0d;
 
 const emptyBatch = (): LineBatch => ({ lines: [], numbers: [], warnings: [] });
 
-function isBlank(bytes: Buffer): boolean {
-  for (const byte of bytes) if (byte !== 0x20 && byte !== 0x09 && byte !== CARRIAGE_RETURN) return false;
+/** Spaces and tabs only; looks no further than the first other character. */
+function isBlank(text: string): boolean {
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code !== 0x20 && code !== 0x09) return false;
+  }
   return true;
 }
 
 export class LineSplitter {
-  private pieces: Buffer[] = [];
+  /** The text of the line being read, piece by piece; `held` counts its bytes. */
+  private pieces: string[] = [];
   private held = 0;
+  private readonly decoder = new StringDecoder('utf8');
   /** The line being read grew past the limit: its bytes are dropped until its newline. */
   private overlong = false;
   private number = 0;
@@ -57,35 +64,42 @@ export class LineSplitter {
   private hold(piece: Buffer): void {
     if (this.overlong) return;
     if (this.held + piece.length > this.maxLineBytes) {
+      this.drop();
       this.overlong = true;
-      this.pieces = [];
-      this.held = 0;
       return;
     }
-    this.pieces.push(piece);
+    this.pieces.push(this.decoder.write(piece));
     this.held += piece.length;
   }
 
   private complete(tail: Buffer, batch: LineBatch): void {
     this.number += 1;
-    let bytes = tail;
-    if (this.pieces.length > 0) {
-      this.pieces.push(tail);
-      bytes = Buffer.concat(this.pieces, this.held + tail.length);
-      this.pieces = [];
-    }
-    this.held = 0;
-    if (this.overlong || bytes.length > this.maxLineBytes) {
-      this.overlong = false;
+    if (this.overlong || this.held + tail.length > this.maxLineBytes) {
+      this.drop();
       batch.warnings.push({
         line: this.number,
         message: `line ${this.number} is longer than ${this.maxLineBytes} bytes, more than can be read as text; skipped`,
       });
       return;
     }
-    if (bytes.length > 0 && bytes[bytes.length - 1] === CARRIAGE_RETURN) bytes = bytes.subarray(0, -1);
-    if (isBlank(bytes)) return;
-    batch.lines.push(bytes.toString('utf8'));
+    let text: string;
+    if (this.pieces.length > 0) {
+      this.pieces.push(this.decoder.write(tail), this.decoder.end());
+      // One join makes one flat string; adding to a string would make a chain to copy again.
+      text = this.pieces.join('');
+      this.pieces = [];
+      this.held = 0;
+    } else text = tail.toString('utf8');
+    if (text.endsWith('\r')) text = text.slice(0, -1);
+    if (isBlank(text)) return;
+    batch.lines.push(text);
     batch.numbers.push(this.number);
+  }
+
+  private drop(): void {
+    this.pieces = [];
+    this.held = 0;
+    this.decoder.end();
+    this.overlong = false;
   }
 }

@@ -37,7 +37,7 @@ describe('LineSplitter', () => {
     }
   });
 
-  it('keeps a line spread over ten thousand buffers whole, looking at each byte once and copying it once', () => {
+  it('keeps a line spread over ten thousand buffers whole, searching each byte once and joining the buffers never', () => {
     const piece = Buffer.from('x'.repeat(100));
     const chunks = [
       Buffer.from('{"first":1}\n{"long":"'),
