@@ -20,6 +20,8 @@ const READ_BYTES = 1024 * 1024;
 /** How much of the start of a recording tells HAR from NDJSON. */
 const HEAD_BYTES = 4096;
 
+const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
+
 /** HAR is one JSON object with a "log" member; NDJSON lines are exchanges. */
 const HAR_START = /^\s*\{\s*"log"\s*:/;
 
@@ -80,10 +82,13 @@ export async function openRecording(file: string): Promise<OpenRecording> {
     head.push(read.value);
     headBytes += read.value.length;
   }
-  const start = Buffer.concat(head).subarray(0, HEAD_BYTES).toString('utf8');
+  // Tools on Windows may start their files with a byte order mark, which JSON does not allow.
+  let first = Buffer.concat(head);
+  if (first.subarray(0, 3).equals(BYTE_ORDER_MARK)) first = first.subarray(3);
+  const start = first.subarray(0, HEAD_BYTES).toString('utf8');
   async function* chunks(): AsyncGenerator<Buffer> {
     try {
-      yield* head;
+      if (first.length > 0) yield first;
       if (ended) return;
       for (let read = await next(); !read.done; read = await next()) yield read.value;
     } finally {

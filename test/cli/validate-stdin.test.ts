@@ -47,19 +47,20 @@ const harEntry = (exchange: typeof failing) => ({
 const har = (entries: unknown[]) => JSON.stringify({ log: { version: '1.2', entries } }, null, 2);
 
 describe('validate -', () => {
-  it('judges an NDJSON recording piped in', async () => {
+  it('judges an NDJSON recording piped in, one led by a byte order mark too', async () => {
     const result = await runWithInput(
       ['validate', '-', '--report-dir', join(folder, 'r-ndjson')],
-      `\n${JSON.stringify(failing)}\n${JSON.stringify(failing)}\n`,
+      `\uFEFF${JSON.stringify(failing)}\n\n${JSON.stringify(failing)}\n`,
     );
     expect(result.code, result.stderr).toBe(1);
-    expect(result.stderr).toContain('2 exchanges read');
+    expect(result.stderr).toMatch(/^2 exchanges read$/m);
     expect(result.stdout).toMatch(/FAIL {2}http\.no-server-error/);
   });
 
   it('judges a HAR document piped in, and keeps the whole entries of one cut off', async () => {
     const text = har([harEntry(failing), harEntry(failing)]);
-    const whole = await runWithInput(['validate', '-', '--report-dir', join(folder, 'r-har')], `  ${text}`);
+    // Led by a byte order mark and blanks, as some tools write it.
+    const whole = await runWithInput(['validate', '-', '--report-dir', join(folder, 'r-har')], `\uFEFF  ${text}`);
     expect(whole.code, whole.stderr).toBe(1);
     expect(whole.stderr).toContain('2 exchanges read');
     const cut = await runWithInput(
