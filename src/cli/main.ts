@@ -2,6 +2,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { TOOL_VERSION } from '../contract/package-root.js';
 import { UsageError } from '../findings/usage-error.js';
+import { STDIN } from '../recording/read-exchanges.js';
 import { mergeCommand } from './merge-command.js';
 import { openapiCommand } from './openapi-command.js';
 import { proxyCommand } from './proxy-command.js';
@@ -30,7 +31,10 @@ try {
   fail(error instanceof Error ? error.message : String(error));
 }
 
-const cli = yargs(hideBin(process.argv))
+// `validate -` reads standard input; yargs would drop a lone "-", so it is named as a path first.
+const args = hideBin(process.argv);
+const command = args.find((arg) => !arg.startsWith('-'));
+const cli = yargs(command === 'validate' ? args.map((arg) => (arg === '-' ? STDIN : arg)) : args)
   .scriptName('print-conformance')
   .usage(
     '$0 [command] [options]\n\nChecks that a print ordering service speaks its checkout and upload interface exactly as described.',

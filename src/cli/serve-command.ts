@@ -4,6 +4,21 @@ import type { ReferenceService } from '../reference/service.js';
 import { parseByteSize } from './byte-size.js';
 import { withSettings } from './settings.js';
 
+/** An absolute http(s) URL with no query or fragment, ending in "/"; else a usage error. */
+function publicBaseUrl(given: string): string {
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    throw new UsageError(`--public-url ${given} is not an absolute URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--public-url ${given} is not an http or https URL`);
+  if (url.search || url.hash || url.username || url.password)
+    throw new UsageError(`--public-url ${given}: a base URL has no query, fragment or credentials`);
+  return url.href.endsWith('/') ? url.href : `${url.href}/`;
+}
+
 export function serveCommand(yargs: Argv) {
   return yargs.command(
     'serve',
@@ -18,6 +33,11 @@ export function serveCommand(yargs: Argv) {
             default: '2GiB',
             describe: 'Largest upload accepted (bytes, or with KiB/MiB/GiB)',
           })
+          .option('public-url', {
+            type: 'string',
+            describe:
+              'Base URL clients reach the service at, when not the address it listens on (behind a reverse proxy or port mapping): the checkout and upload URLs it hands out start with it',
+          })
           .option('token', {
             type: 'string',
             describe: 'Require Authorization: Bearer <token> (env PRINT_CONFORMANCE_SERVE_TOKEN)',
@@ -27,13 +47,18 @@ export function serveCommand(yargs: Argv) {
             type: 'string',
             describe: 'The secret of --client-id (env PRINT_CONFORMANCE_SERVE_CLIENT_SECRET)',
           })
-          .example('$0 serve --port 8080', 'serve on http://127.0.0.1:8080/v2/'),
+          .example('$0 serve --port 8080', 'serve on http://127.0.0.1:8080/v2/')
+          .example(
+            '$0 serve --host 0.0.0.0 --port 8080 --public-url https://sandbox.example.test/v2/',
+            'serve behind a reverse proxy that forwards https://sandbox.example.test/v2/ to port 8080',
+          ),
         'serve',
       ),
     async (argv) => {
       if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535)
         throw new UsageError(`--port ${argv.port} is not a port number`);
       const maxUploadBytes = parseByteSize(argv['max-upload'], '--max-upload');
+      const publicUrl = argv['public-url'] === undefined ? undefined : publicBaseUrl(argv['public-url']);
       const clientSecret = argv['client-secret'];
       if (argv['client-id'] !== undefined && clientSecret === undefined)
         throw new UsageError('--client-id needs --client-secret');
@@ -48,6 +73,7 @@ export function serveCommand(yargs: Argv) {
           token: argv.token,
           clientId: argv['client-id'],
           clientSecret,
+          publicUrl,
         });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;

@@ -55,12 +55,47 @@ function bodyOf(
   };
 }
 
-export function exchangeOfHarEntry(entry: HarEntry): Exchange {
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isHeaderList = (value: unknown) =>
+  value === undefined ||
+  (Array.isArray(value) &&
+    value.every((header) => isObject(header) && typeof header.name === 'string' && typeof header.value === 'string'));
+
+const isBodyText = (value: unknown) =>
+  value === undefined || (isObject(value) && (value.text === undefined || typeof value.text === 'string'));
+
+/**
+ * Why an entry cannot stand for an exchange, or undefined when it can. HAR files come from any
+ * tool, hand-edited ones too: one odd entry is skipped, it must not stop the reading of the others.
+ */
+function flawOf(entry: unknown): string | undefined {
+  if (!isObject(entry)) return 'it is not an object';
+  const { request, response } = entry;
+  if (!isObject(request)) return 'it has no request';
+  if (typeof request.method !== 'string') return 'request.method is not a string';
+  if (typeof request.url !== 'string') return 'request.url is not a string';
+  if (!isHeaderList(request.headers)) return 'request.headers is not a list of names and values';
+  if (!isBodyText(request.postData)) return 'request.postData.text is not a string';
+  if (response === undefined) return undefined;
+  if (!isObject(response)) return 'response is not an object';
+  if (typeof response.status !== 'number') return 'response.status is not a number';
+  if (!isHeaderList(response.headers)) return 'response.headers is not a list of names and values';
+  if (!isBodyText(response.content)) return 'response.content.text is not a string';
+  return undefined;
+}
+
+/** The exchange a HAR entry records; throws, saying why, for an entry of another shape. */
+export function exchangeOfHarEntry(value: unknown): Exchange {
+  const flaw = flawOf(value);
+  if (flaw) throw new Error(flaw);
+  const entry = value as HarEntry;
   const exchange: Exchange = {
     request: { method: entry.request.method, url: entry.request.url, headers: headersOf(entry.request.headers) },
   };
-  if (entry.startedDateTime) exchange.startedAt = entry.startedDateTime;
-  if (entry.time !== undefined) exchange.durationMs = entry.time;
+  if (typeof entry.startedDateTime === 'string') exchange.startedAt = entry.startedDateTime;
+  if (typeof entry.time === 'number') exchange.durationMs = entry.time;
   // The sizes say what the decoded text does not: how many bytes it was (twice its length in UTF-16).
   const requestBody = bodyOf(entry.request.postData?.text, entry.request.postData?.encoding, entry.request.bodySize);
   if (requestBody) exchange.request.body = requestBody;
@@ -71,6 +106,6 @@ export function exchangeOfHarEntry(entry: HarEntry): Exchange {
     const responseBody = bodyOf(content?.text, content?.encoding, content?.size);
     if (responseBody) exchange.response.body = responseBody;
     else if (content?.size === 0) exchange.response.body = { text: '', size: 0 };
-  } else exchange.error = entry._error ?? 'no response';
+  } else exchange.error = typeof entry._error === 'string' ? entry._error : 'no response';
   return exchange;
 }

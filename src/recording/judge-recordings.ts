@@ -2,7 +2,8 @@ import { once } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Exchange } from '../validate/exchange.js';
-import { harExchanges, ndjsonLines, recordingKind } from './read-exchanges.js';
+import { harItems } from './har-reader.js';
+import { ndjsonLines, openRecording, recordingName, recordingSize } from './read-exchanges.js';
 import { type JudgeResult, type LineRef, mergeJudgeResults, RecordingJudge } from './recording-judge.js';
 
 // Judges whole recordings, in-process for small ones and over worker threads for large ones. Lines
@@ -144,37 +145,48 @@ function partitionKeyOfUrl(url: string): string {
   return trimmed.slice(trimmed.lastIndexOf('/') + 1);
 }
 
-function jobsFor(requested: number | undefined, bytes: number): number {
+/** Standard input has no size to go by: it is judged in this thread unless --jobs says otherwise. */
+function jobsFor(requested: number | undefined, bytes: number | undefined): number {
   if (requested && requested > 0) return requested;
-  if (bytes < PARALLEL_FROM_BYTES) return 1;
+  if (bytes === undefined || bytes < PARALLEL_FROM_BYTES) return 1;
   return Math.max(1, Math.min(4, availableParallelism()));
 }
 
-/** Judges every exchange of the files, in order, as one stream of traffic. */
+/** Judges every exchange of the files, in order, as one stream of traffic ("-" is standard input). */
 export async function judgeRecordings(files: string[], options: JudgeOptions): Promise<JudgeResult> {
-  const kinds = files.map(recordingKind);
-  const jobs = jobsFor(
-    options.jobs,
-    kinds.reduce((sum, { size }) => sum + size, 0),
-  );
+  // Every file is checked before any is judged: a typo in the last name costs no wait.
+  const sizes = files.map(recordingSize);
+  const bytes = sizes.includes(undefined) ? undefined : sizes.reduce<number>((sum, size) => sum + (size ?? 0), 0);
+  const jobs = jobsFor(options.jobs, bytes);
   const sink = jobs === 1 ? inProcess() : parallel(jobs);
   let read = 0;
   let told = Date.now();
+  const tell = (count: number) => {
+    read += count;
+    if (options.progress && Date.now() - told >= 1000) {
+      told = Date.now();
+      options.progress(read);
+    }
+  };
   for (const [file, path] of files.entries()) {
-    if (kinds[file]?.kind === 'har') {
-      for (const [index, entry] of harExchanges(path).entries()) {
-        const at = { file, line: index + 1 };
-        if ('warning' in entry) sink.warn(entry.warning, at);
-        else await sink.exchange(entry.exchange, at, partitionKeyOfUrl(entry.exchange.request.url));
+    const recording = await openRecording(path);
+    if (recording.kind === 'har') {
+      for await (const batch of harItems(recording.chunks, recordingName(path))) {
+        tell(batch.length);
+        for (const item of batch) {
+          const at = { file, line: item.entry };
+          if ('warning' in item) sink.warn(item.warning, at);
+          else {
+            const full = sink.exchange(item.exchange, at, partitionKeyOfUrl(item.exchange.request.url));
+            if (full) await full;
+          }
+        }
       }
       continue;
     }
-    for await (const batch of ndjsonLines(path)) {
-      read += batch.lines.length;
-      if (options.progress && Date.now() - told >= 1000) {
-        told = Date.now();
-        options.progress(read);
-      }
+    for await (const batch of ndjsonLines(recording.chunks)) {
+      tell(batch.lines.length);
+      for (const warning of batch.warnings) sink.warn(warning.message, { file, line: warning.line });
       for (let index = 0; index < batch.lines.length; index += 1) {
         const text = batch.lines[index] as string;
         const full = sink.line(text, { file, line: batch.numbers[index] as number }, partitionKeyOfLine(text));

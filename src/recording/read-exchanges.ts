@@ -1,122 +1,112 @@
-import { closeSync, createReadStream, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { UsageError } from '../findings/usage-error.js';
-import type { Exchange } from '../validate/exchange.js';
-import { exchangeOfHarEntry, type HarEntry } from './har.js';
+import { type LineBatch, LineSplitter } from './line-splitter.js';
 
 // Reads recorded traffic: NDJSON recordings (one exchange per line, as the proxy writes them) and
-// HAR 1.2 files. NDJSON comes as batches of raw lines, parsed by whoever judges them; a file that
-// cannot be read at all is a usage error.
+// HAR 1.2 files, from files or from standard input. Both are read as streams, so memory does not
+// grow with the recording. NDJSON comes as batches of raw lines, parsed by whoever judges them; a
+// file that cannot be read at all is a usage error.
 
-/** HAR is one JSON object with a "log" member; its first bytes tell it from NDJSON. */
-function looksLikeHar(file: string): boolean {
-  const fd = openSync(file, 'r');
-  try {
-    const start = Buffer.alloc(4096);
-    const read = readSync(fd, start, 0, start.length, 0);
-    return /^\s*\{\s*"log"\s*:/.test(start.subarray(0, read).toString('utf8'));
-  } finally {
-    closeSync(fd);
-  }
+/**
+ * The name that stands for standard input. The command line's "-" becomes it before parsing (the
+ * argument parser drops a lone "-"), and it reads standard input whatever that is: a pipe, a file.
+ */
+export const STDIN = '/dev/stdin';
+const isStdin = (file: string) => file === STDIN || file === '-';
+
+/** Read buffers of files: large enough that a gigabyte is few reads, small beside memory. */
+const READ_BYTES = 1024 * 1024;
+/** How much of the start of a recording tells HAR from NDJSON. */
+const HEAD_BYTES = 4096;
+
+const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** HAR is one JSON object with a "log" member; NDJSON lines are exchanges. */
+const HAR_START = /^\s*\{\s*"log"\s*:/;
+
+/** How messages name a recording. */
+export const recordingName = (file: string) => (isStdin(file) ? 'standard input' : file);
+
+function unreadable(file: string, error: unknown): UsageError {
+  if (error instanceof UsageError) return error;
+  const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  return new UsageError(`cannot read ${recordingName(file)}: ${reason}`);
 }
 
-/** What a recording file is, or a usage error saying why it cannot be read. */
-export function recordingKind(file: string): { kind: 'har' | 'ndjson'; size: number } {
+/**
+ * The size of a recording in bytes (undefined for standard input, which cannot be measured before
+ * it is read), or a usage error saying why it cannot be read.
+ */
+export function recordingSize(file: string): number | undefined {
+  if (isStdin(file)) {
+    if (process.stdin.isTTY)
+      throw new UsageError('validate - reads a recording from standard input: pipe or redirect one into it');
+    return undefined;
+  }
   try {
     const stat = statSync(file);
     if (!stat.isFile()) throw new Error('not a file');
-    return { kind: looksLikeHar(file) ? 'har' : 'ndjson', size: stat.size };
+    return stat.size;
   } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw unreadable(file, error);
   }
 }
 
-export interface LineBatch {
-  lines: string[];
-  /** Each line's number in the file, counting from 1. */
-  numbers: number[];
+export interface OpenRecording {
+  kind: 'har' | 'ndjson';
+  /** Its bytes from the start; a read error is a usage error. */
+  chunks: AsyncIterable<Buffer>;
 }
 
-/** The non-empty lines of an NDJSON file, a read buffer at a time (a final partial line included). */
-export async function* ndjsonLines(file: string): AsyncGenerator<LineBatch> {
-  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1024 * 1024 });
-  let rest = '';
-  let number = 0;
-  const batchOf = (text: string, last: boolean): LineBatch => {
-    const batch: LineBatch = { lines: [], numbers: [] };
-    let start = 0;
-    for (;;) {
-      const end = text.indexOf('\n', start);
-      if (end < 0 && !last) break;
-      const stop = end < 0 ? text.length : end;
-      number += 1;
-      let line = text.slice(start, stop);
-      if (line.endsWith('\r')) line = line.slice(0, -1);
-      if (line.trim() !== '') {
-        batch.lines.push(line);
-        batch.numbers.push(number);
-      }
-      if (end < 0) break;
-      start = end + 1;
-    }
-    rest = last ? '' : text.slice(start);
-    return batch;
-  };
-  for await (const chunk of stream) {
-    const batch = batchOf(rest + (chunk as string), false);
-    if (batch.lines.length > 0) yield batch;
-  }
-  if (rest !== '') yield batchOf(rest, true);
-}
-
-/** The head of a HAR document up to its entries array, as the proxy writes it (one entry per line). */
-const HAR_ENTRIES_START = /^\s*\{\s*"log"\s*:[\s\S]*?"entries"\s*:\s*\[[ \t]*\r?\n/;
-
-/**
- * The entries of a HAR document cut off while it was written (a proxy killed before it could
- * close it): the proxy writes one entry per line, so whole lines are read until one does not
- * parse. Undefined when the text is not laid out so, or holds no whole entry.
- */
-function entriesOfCutHar(text: string): HarEntry[] | undefined {
-  const start = HAR_ENTRIES_START.exec(text);
-  if (!start) return undefined;
-  const entries: HarEntry[] = [];
-  for (const line of text.slice(start[0].length).split('\n')) {
-    const entry = line.trim().replace(/,$/, '');
-    if (!entry.startsWith('{')) break;
+/** Opens a recording and tells what it is from its first bytes, which are given back first. */
+export async function openRecording(file: string): Promise<OpenRecording> {
+  const stream: Readable = isStdin(file) ? process.stdin : createReadStream(file, { highWaterMark: READ_BYTES });
+  const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const next = async () => {
     try {
-      entries.push(JSON.parse(entry));
-    } catch {
+      return await iterator.next();
+    } catch (error) {
+      throw unreadable(file, error);
+    }
+  };
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let ended = false;
+  while (headBytes < HEAD_BYTES) {
+    const read = await next();
+    if (read.done) {
+      ended = true;
       break;
     }
+    head.push(read.value);
+    headBytes += read.value.length;
   }
-  return entries.length > 0 ? entries : undefined;
+  // Tools on Windows may start their files with a byte order mark, which JSON does not allow.
+  let first = Buffer.concat(head);
+  if (first.subarray(0, 3).equals(BYTE_ORDER_MARK)) first = first.subarray(3);
+  const start = first.subarray(0, HEAD_BYTES).toString('utf8');
+  async function* chunks(): AsyncGenerator<Buffer> {
+    try {
+      if (first.length > 0) yield first;
+      if (ended) return;
+      for (let read = await next(); !read.done; read = await next()) yield read.value;
+    } finally {
+      // A reader that stops early (a HAR that broke off) lets go of the file.
+      await iterator.return?.();
+    }
+  }
+  return { kind: HAR_START.test(start) ? 'har' : 'ndjson', chunks: chunks() };
 }
 
-/** The entries of a HAR file as exchanges; an entry that cannot be read is a warning. */
-export function harExchanges(file: string): ({ exchange: Exchange } | { warning: string })[] {
-  const text = readFileSync(file, 'utf8');
-  let har: { log?: { entries?: HarEntry[] } };
-  let cut = false;
-  try {
-    har = JSON.parse(text);
-  } catch (error) {
-    // A recording cut off by a crash keeps what it holds, as an NDJSON recording does.
-    const entries = entriesOfCutHar(text);
-    if (!entries) throw new UsageError(`${file} is not valid HAR: ${(error as Error).message}`);
-    har = { log: { entries } };
-    cut = true;
+/** The non-blank lines of an NDJSON recording, a read buffer at a time (a final partial line included). */
+export async function* ndjsonLines(chunks: AsyncIterable<Buffer>): AsyncGenerator<LineBatch> {
+  const splitter = new LineSplitter();
+  const worth = (batch: LineBatch) => batch.lines.length > 0 || batch.warnings.length > 0;
+  for await (const chunk of chunks) {
+    const batch = splitter.push(chunk);
+    if (worth(batch)) yield batch;
   }
-  if (!Array.isArray(har.log?.entries)) throw new UsageError(`${file} is not valid HAR: log.entries is missing`);
-  const read: ({ exchange: Exchange } | { warning: string })[] = har.log.entries.map((entry, index) => {
-    try {
-      return { exchange: exchangeOfHarEntry(entry) };
-    } catch (error) {
-      return { warning: `HAR entry ${index + 1} skipped: ${(error as Error).message}` };
-    }
-  });
-  if (cut)
-    read.push({
-      warning: `the HAR document ends early (cut off before it was closed?): its first ${read.length} entries were read`,
-    });
-  return read;
+  const last = splitter.end();
+  if (worth(last)) yield last;
 }

@@ -28,13 +28,22 @@ export interface ReferenceOptions {
   clientId?: string;
   clientSecret?: string;
   dialect?: Partial<Dialect>;
+  /**
+   * The base URL clients reach the service at, when it is not the address it listens on (behind a
+   * reverse proxy, a port mapping): the URLs it hands out start with it. Ends in "/".
+   */
+  publicUrl?: string;
 }
 
 export interface ReferenceService {
   /** The base URL: what `run --base-url` takes; ends in "/". */
   baseUrl: string;
+  /** The base of the URLs it hands out: `publicUrl` when given, else `baseUrl`. */
+  publicUrl: string;
   server: Server;
   store: ReferenceStore;
+  /** Where received files are kept while it runs (removed at close). */
+  uploadFolder: string;
   close(): Promise<void>;
 }
 
@@ -56,7 +65,9 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
   const issuedTokens = new Set<string>();
   const authRequired = Boolean(options.token || options.clientId);
 
-  const baseOf = (request: IncomingMessage) => `http://${request.headers.host ?? 'localhost'}${BASE_PATH}`;
+  // The URLs handed out are built on the service's own address, never on the client's Host header:
+  // a request naming another host must not make the service point its clients there.
+  let publicBase = options.publicUrl?.replace(/\/?$/, '/') ?? '';
 
   function checkoutModel(record: CheckoutRecord, base: string): Record<string, unknown> {
     const model: Record<string, unknown> = {
@@ -161,7 +172,7 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
 
   async function handle(request: IncomingMessage, responder: Responder, segments: string[]) {
     const method = request.method ?? 'GET';
-    const base = baseOf(request);
+    const base = publicBase;
     const [resource, code, extra] = segments;
     const allow = (...methods: string[]) => {
       if (!methods.includes(method))
@@ -337,11 +348,15 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
   server.headersTimeout = 60_000;
 
   const origin = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  const baseUrl = `${origin}${BASE_PATH}`;
+  publicBase ||= baseUrl;
 
   return {
-    baseUrl: `${origin}${BASE_PATH}`,
+    baseUrl,
+    publicUrl: publicBase,
     server,
     store,
+    uploadFolder,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
@@ -43,10 +44,17 @@ class Meter extends Transform {
   }
 }
 
+/** Writes `source` to a new file of `folder`; an upload that does not complete leaves no file. */
 async function store(source: Readable, folder: string, limit: number): Promise<ReceivedFile> {
   const path = join(folder, opaqueCode(16));
   const meter = new Meter(limit);
-  await pipeline(source, meter, createWriteStream(path));
+  try {
+    // The pipeline closes the file however it ends, a client hanging up included.
+    await pipeline(source, meter, createWriteStream(path));
+  } catch (error) {
+    await rm(path, { force: true });
+    throw error;
+  }
   return { path, size: meter.size, head: meter.head.subarray(0, MAGIC_LENGTH), sha256: meter.hash.digest('hex') };
 }
 
@@ -80,6 +88,14 @@ export function receiveMultipartUpload(
     }
     let stored: Promise<ReceivedFile> | undefined;
     let refused: HttpError | undefined;
+    let settled = false;
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      // A file already written for this body goes too: the upload as a whole was refused.
+      stored?.then((file) => rm(file.path, { force: true })).catch(() => {});
+      reject(error);
+    };
     parser.on('file', (_name, stream, info) => {
       const type = mediaType(info.mimeType);
       if (!type || !allowed.includes(type)) {
@@ -94,19 +110,30 @@ export function receiveMultipartUpload(
       stored.catch((error) => {
         request.unpipe(parser);
         request.resume();
-        reject(error);
+        fail(error);
       });
     });
-    parser.on('error', (error: Error) =>
-      reject(new HttpError(400, `cannot read the multipart body: ${error.message}`)),
-    );
+    parser.on('error', (error: Error) => fail(new HttpError(400, `cannot read the multipart body: ${error.message}`)));
     parser.on('close', () => {
-      if (refused) reject(refused);
+      if (refused) fail(refused);
       else if (!stored)
-        reject(new HttpError(400, 'the multipart body has no file part', ['Add a part with a filename.']));
-      else stored.then(resolve, reject);
+        fail(new HttpError(400, 'the multipart body has no file part', ['Add a part with a filename.']));
+      else
+        stored.then((file) => {
+          settled = true;
+          resolve(file);
+        }, fail);
     });
-    request.on('error', (error) => reject(new HttpError(400, `upload interrupted: ${error.message}`)));
+    // A client that hangs up mid-body ends nothing by itself: the parser, and with it the part
+    // being written, are destroyed, so that the file is closed and removed.
+    const interrupted = (error?: Error) => {
+      if (request.complete) return;
+      const reason = new HttpError(400, `upload interrupted${error ? `: ${error.message}` : ''}`);
+      parser.destroy(reason);
+      fail(reason);
+    };
+    request.on('error', interrupted);
+    request.on('close', () => interrupted());
     request.pipe(parser);
   });
 }

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { BIN, runCli } from '../helpers/cli.js';
+import { send } from '../../src/http/send.js';
+import { BIN, runCli, startListeningCli } from '../helpers/cli.js';
 
 describe('print-conformance serve', () => {
   it('prints one "listening on <base-url>" line, serves, and stops cleanly on SIGTERM', async () => {
@@ -36,7 +37,28 @@ describe('print-conformance serve', () => {
     }
   });
 
-  it('refuses a bad --port and a bad --max-upload with exit 2', async () => {
+  it('hands out URLs under --public-url, whatever Host a client names', async () => {
+    const serve = await startListeningCli(['serve', '--public-url', 'https://sandbox.example.test/v2']);
+    try {
+      const answer = await send({
+        method: 'POST',
+        url: `${serve.url}orders`,
+        headers: { host: 'attacker.example.test' },
+      });
+      expect(answer.response?.status).toBe(201);
+      const order = JSON.parse(answer.response?.body?.text ?? '{}');
+      expect(order.checkout.setupUrl).toMatch(/^https:\/\/sandbox\.example\.test\/v2\/checkout\/\w+$/);
+    } finally {
+      expect((await serve.stop()).code).toBe(0);
+    }
+  });
+
+  it('refuses a bad --port, --max-upload and --public-url with exit 2', async () => {
+    for (const url of ['sandbox.example.test', 'ftp://s.test/', 'https://s.test/v2/?x=1']) {
+      const result = await runCli(['serve', '--public-url', url]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^print-conformance: --public-url \S+/);
+    }
     expect((await runCli(['serve', '--port', '70000'])).code).toBe(2);
     const size = await runCli(['serve', '--max-upload', 'lots']);
     expect(size.code).toBe(2);

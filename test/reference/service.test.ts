@@ -70,9 +70,27 @@ describe('orders', () => {
     expect(JSON.parse(again.text).checkout.setupUrl).toBe(order.checkoutUrl);
   });
 
-  it('builds URLs from the Host the client used', async () => {
-    const answer = await call('POST', `${service.baseUrl}orders`, { host: 'print.example.test' });
-    expect(JSON.parse(answer.text).checkout.setupUrl).toMatch(/^http:\/\/print\.example\.test\/v2\/checkout\/\S+$/);
+  it('builds URLs on its own address, whatever Host the client names', async () => {
+    const answer = await call('POST', `${service.baseUrl}orders`, { host: 'attacker.example.test' });
+    const order = JSON.parse(answer.text);
+    expect(order.checkout.setupUrl.startsWith(`${service.baseUrl}checkout/`)).toBe(true);
+    expect(answer.exchange.response?.headers.location).toBe(`${service.baseUrl}orders/${order.id}`);
+    const read = await call('GET', `${service.baseUrl}orders/${order.id}`, { host: 'attacker.example.test' });
+    expect(read.text).not.toContain('attacker');
+  });
+
+  it('builds URLs on the public URL it is given, when it has one', async () => {
+    const behind = await startReferenceService({ publicUrl: 'https://sandbox.example.test/print' });
+    try {
+      const answer = await call('POST', `${behind.baseUrl}orders`, { host: 'attacker.example.test' });
+      const order = JSON.parse(answer.text);
+      expect(order.checkout.setupUrl).toMatch(/^https:\/\/sandbox\.example\.test\/print\/checkout\/\w+$/);
+      expect(order.items[0].files.content.uploadUrl).toMatch(/^https:\/\/sandbox\.example\.test\/print\/files\/\w+$/);
+      expect(answer.exchange.response?.headers.location).toBe(`https://sandbox.example.test/print/orders/${order.id}`);
+      expect(behind.publicUrl).toBe('https://sandbox.example.test/print/');
+    } finally {
+      await behind.close();
+    }
   });
 
   it('refuses a malformed order and answers 404 for an unknown order', async () => {
