@@ -1,4 +1,5 @@
 import { createServer, isIP, type Socket } from 'node:net';
+import { splitObservations } from '../src/findings/observations.js';
 import { listen } from '../src/http/listen.js';
 import type { Exchange } from '../src/validate/exchange.js';
 import { CheckoutState, validateExchange } from '../src/validate/index.js';
@@ -164,9 +165,10 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     },
     record: (exchange, started) => {
       exchange.durationMs = Math.round(performance.now() - started);
-      const shown = exchange.violations.filter((v) => v.severity !== 'observe');
+      const { violations: shown, observations } = splitObservations(exchange.violations);
       tally.add(shown);
-      recorder.record(redact(exchange) as RecordedExchange);
+      const split: RecordedExchange = { ...exchange, violations: shown, observations };
+      recorder.record(redact(split) as RecordedExchange);
       if (shown.length > 0 || exchange.error) {
         log(
           `${requestLine(exchange)} → ${exchange.response?.status ?? exchange.error}${shown.length ? `  ${describeViolations(shown)}` : ''}`,

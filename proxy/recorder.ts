@@ -7,7 +7,8 @@ import { bodyText, header } from '../src/validate/exchange.js';
 // under load, one write per exchange costs the proxy more than judging the exchange does. HAR 1.2 is streamed too: its entries are written as they come and
 // the document is closed when the proxy stops, so a long run holds no entries in memory.
 
-export type RecordedExchange = Exchange & { violations: Violation[]; blocked?: boolean };
+/** An exchange as recorded: must and should findings in `violations`, observe ones in `observations`. */
+export type RecordedExchange = Exchange & { violations: Violation[]; observations?: Violation[]; blocked?: boolean };
 
 const HAR_HEAD =
   '{\n  "log": {\n    "version": "1.2",\n    "creator": { "name": "print-conformance", "version": "1" },\n    "entries": [\n';
@@ -149,5 +150,6 @@ function harEntry(exchange: RecordedExchange): object {
     timings: { send: 0, wait: exchange.durationMs ?? 0, receive: 0 },
     ...(exchange.error ? { _error: exchange.error } : {}),
     _violations: exchange.violations,
+    _observations: exchange.observations ?? [],
   };
 }

@@ -60,10 +60,18 @@ describe.concurrent('the proxy judges live traffic', () => {
       const suite = await runCli(['--base-url', setup.proxy.url, '--quiet', '--report-dir', `${setup.folder}/suite`]);
       expect(suite.code).toBe(0);
       const recorded = await setup.recorded();
-      expect(
-        recorded.flatMap((e) => e.violations.filter((v) => v.side === 'response' && v.severity !== 'observe')),
-      ).toEqual([]);
+      expect(recorded.flatMap((e) => e.violations.filter((v) => v.side === 'response'))).toEqual([]);
       expect(recorded.length).toBeGreaterThan(20);
+      // What only observes (the billing address's email) is an observation, never a violation,
+      // in the NDJSON recording and the HAR file alike.
+      expect(recorded.flatMap((e) => e.violations).filter((v) => v.severity === 'observe')).toEqual([]);
+      const observed = recorded.flatMap((e) => e.observations ?? []).map((o) => o.rule);
+      expect(new Set(observed)).toEqual(new Set(['checkout.response.extra']));
+      const har = JSON.parse(readFileSync(setup.harFile, 'utf8')) as {
+        log: { entries: { _violations: { severity: string }[]; _observations: { rule: string }[] }[] };
+      };
+      expect(har.log.entries.flatMap((e) => e._violations).filter((v) => v.severity === 'observe')).toEqual([]);
+      expect(har.log.entries.some((e) => e._observations.some((o) => o.rule === 'checkout.response.extra'))).toBe(true);
     } finally {
       await setup.dispose();
     }
