@@ -10,6 +10,17 @@ import { selectedRules } from './rule-selection.js';
 import { withSettings } from './settings.js';
 import { checkReportPlaces } from './writable.js';
 
+/** --shard K/N as numbers, 1 ≤ K ≤ N. */
+function shardOf(value: string | undefined): { index: number; count: number } | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d+)\/(\d+)$/.exec(value.trim());
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || index < 1 || count < 1 || index > count)
+    throw new UsageError(`--shard ${value} is not K/N with 1 ≤ K ≤ N, e.g. --shard 2/4`);
+  return { index, count };
+}
+
 /** Lines skipped beyond this many are counted, not listed. */
 const SHOWN_WARNINGS = 20;
 
@@ -41,6 +52,11 @@ export function validateCommand(yargs: Argv) {
             describe:
               'Worker threads that judge (default: 1 for small recordings, one per core up to 4 for large ones)',
           })
+          .option('shard', {
+            type: 'string',
+            describe:
+              'K/N: judge only the checkouts that fall in shard K of N (1-based); merge the shards\' results.json with "print-conformance merge"',
+          })
           .option('reporter', {
             choices: ['console', 'github'] as const,
             default: 'console' as const,
@@ -68,13 +84,15 @@ export function validateCommand(yargs: Argv) {
       const progress = process.stderr.isTTY
         ? (lines: number) => process.stderr.write(`${lines} lines read…\n`)
         : undefined;
-      const judged = await judgeRecordings(files, { jobs, progress });
+      const shard = shardOf(argv.shard);
+      const judged = await judgeRecordings(files, { jobs, progress, ...(shard ? { shard } : {}) });
       const { tally } = judged;
       for (const warning of judged.warnings.slice(0, SHOWN_WARNINGS))
         process.stderr.write(`warning: ${files[warning.at.file]}: ${warning.message}\n`);
       if (judged.warnings.length > SHOWN_WARNINGS)
         process.stderr.write(`warning: … and ${judged.warnings.length - SHOWN_WARNINGS} more lines skipped\n`);
-      if (tally.exchanges === 0) throw new UsageError(`no exchange found in ${files.join(', ')}`);
+      // A shard may fall on no checkout of a small recording; only a whole run with nothing is an error.
+      if (tally.exchanges === 0 && !shard) throw new UsageError(`no exchange found in ${files.join(', ')}`);
 
       const context: VerdictContext = {
         face: 'traffic',

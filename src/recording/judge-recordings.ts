@@ -21,6 +21,8 @@ export interface JudgeOptions {
   jobs?: number;
   /** Told the number of lines read so far, about once a second. */
   progress?: (lines: number) => void;
+  /** Judge only the checkouts that fall in part `index` (1-based) of `count`: one shard of a run. */
+  shard?: { index: number; count: number };
 }
 
 /** `line` and `exchange` return a promise only when the caller must wait before giving more. */
@@ -51,7 +53,7 @@ function inProcess(): Sink {
  * `count` judges: this thread is one of them, between reading batches, and the others are worker
  * threads. On two cores that keeps two threads busy, not three fighting over them.
  */
-function parallel(count: number): Sink {
+function parallel(count: number, shards: number): Sink {
   const local = new RecordingJudge();
   const url = new URL('./judge-worker.js', import.meta.url);
   const workers = Array.from({ length: count - 1 }, () => {
@@ -83,7 +85,8 @@ function parallel(count: number): Sink {
     if (slot.failure) throw slot.failure;
   };
   const line = (text: string, at: LineRef, key: string) => {
-    const share = hashOf(key) % count;
+    // Within a shard, the part of the hash the shard did not use spreads its checkouts over threads.
+    const share = Math.floor(hashOf(key) / shards) % count;
     if (share === 0) {
       local.judgeLine(text, at);
       return undefined;
@@ -158,7 +161,11 @@ export async function judgeRecordings(files: string[], options: JudgeOptions): P
   const sizes = files.map(recordingSize);
   const bytes = sizes.includes(undefined) ? undefined : sizes.reduce<number>((sum, size) => sum + (size ?? 0), 0);
   const jobs = jobsFor(options.jobs, bytes);
-  const sink = jobs === 1 ? inProcess() : parallel(jobs);
+  const shards = options.shard?.count ?? 1;
+  const sink = jobs === 1 ? inProcess() : parallel(jobs, shards);
+  // Every exchange of a checkout falls in the same shard, so its GET meets the POST before it.
+  const mine = (key: string) => !options.shard || hashOf(key) % shards === options.shard.index - 1;
+  const firstShard = !options.shard || options.shard.index === 1;
   let read = 0;
   let told = Date.now();
   const tell = (count: number) => {
@@ -175,9 +182,12 @@ export async function judgeRecordings(files: string[], options: JudgeOptions): P
         tell(batch.length);
         for (const item of batch) {
           const at = { file, line: item.entry };
-          if ('warning' in item) sink.warn(item.warning, at);
-          else {
-            const full = sink.exchange(item.exchange, at, partitionKeyOfUrl(item.exchange.request.url));
+          if ('warning' in item) {
+            if (firstShard) sink.warn(item.warning, at);
+          } else {
+            const key = partitionKeyOfUrl(item.exchange.request.url);
+            if (!mine(key)) continue;
+            const full = sink.exchange(item.exchange, at, key);
             if (full) await full;
           }
         }
@@ -186,10 +196,12 @@ export async function judgeRecordings(files: string[], options: JudgeOptions): P
     }
     for await (const batch of ndjsonLines(recording.chunks)) {
       tell(batch.lines.length);
-      for (const warning of batch.warnings) sink.warn(warning.message, { file, line: warning.line });
+      if (firstShard) for (const warning of batch.warnings) sink.warn(warning.message, { file, line: warning.line });
       for (let index = 0; index < batch.lines.length; index += 1) {
         const text = batch.lines[index] as string;
-        const full = sink.line(text, { file, line: batch.numbers[index] as number }, partitionKeyOfLine(text));
+        const key = partitionKeyOfLine(text);
+        if (!mine(key)) continue;
+        const full = sink.line(text, { file, line: batch.numbers[index] as number }, key);
         if (full) await full;
       }
     }

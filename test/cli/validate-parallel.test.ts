@@ -79,4 +79,36 @@ describe('validate over worker threads', () => {
     expect(outcome.code).toBe(2);
     expect(outcome.stderr).toMatch(/^print-conformance: --jobs must be a whole number/);
   });
+
+  it('gives, split into shards run as separate processes and merged, the verdicts of one run', async () => {
+    const file = join(folder, 'sharded.ndjson');
+    writeFileSync(file, recording(600));
+    const whole = await runCli(['validate', file, '--report-dir', join(folder, 's-whole')]);
+    const shards = await Promise.all(
+      ['1/3', '2/3', '3/3'].map((shard, index) =>
+        runCli(['validate', file, '--shard', shard, '--jobs', '1', '--report-dir', join(folder, `s-${index}`)]),
+      ),
+    );
+    for (const shard of shards) expect([0, 1]).toContain(shard.code);
+    const merged = await runCli([
+      'merge',
+      ...[0, 1, 2].map((index) => join(folder, `s-${index}`, 'results.json')),
+      '--report-dir',
+      join(folder, 's-merged'),
+    ]);
+    expect(merged.code).toBe(whole.code);
+    const one = comparable(join(folder, 's-whole', 'results.json'));
+    const all = comparable(join(folder, 's-merged', 'results.json'));
+    expect(all).toEqual(one);
+    // Each shard judged a part, and no exchange was judged twice.
+    const parts = [0, 1, 2].map((index) => comparable(join(folder, `s-${index}`, 'results.json')).exchanges);
+    expect(parts.every((count) => count > 0 && count < one.exchanges)).toBe(true);
+    expect(parts.reduce((sum, count) => sum + count, 0)).toBe(one.exchanges);
+  });
+
+  it('refuses a --shard that is not K/N, in one line', async () => {
+    const outcome = await runCli(['validate', join(folder, 'large.ndjson'), '--shard', '4/3']);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toMatch(/^print-conformance: --shard 4\/3 is not K\/N/);
+  });
 });
