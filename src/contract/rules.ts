@@ -1,4 +1,4 @@
-import type { ExchangeFacts, ExchangeKind } from './exchange-facts.js';
+import type { BodyFormat, ExchangeFacts, ExchangeKind } from './exchange-facts.js';
 
 // The rule catalog: the one place that knows a rule. IDs are a public interface (reports, JUnit
 // names, recordings, --only/--skip): an ID never changes meaning and is never reused; a rule can
@@ -57,6 +57,21 @@ const ANY = ['POST checkout', 'GET checkout', 'POST files'] as const;
 
 const isCheckout = (f: ExchangeFacts) => f.kind === 'POST checkout' || f.kind === 'GET checkout';
 
+/** A checkout document of one format on either side: a POST's body, or an accepted answer. */
+const checkoutDocument = (format: BodyFormat): Evidence => ({
+  what: `${format === 'xml' ? 'an XML' : 'a JSON'} checkout document: the body of a POST or an accepted checkout answer`,
+  kinds: CHECKOUT,
+  request: (f) => f.kind === 'POST checkout' && f.requestDocument === format,
+  response: (f) => isCheckout(f) && f.accepted && f.responseDocument === format,
+});
+
+/** An accepted upload answer of one format. */
+const uploadAnswer = (format: BodyFormat): Evidence => ({
+  what: `an accepted ${format.toUpperCase()} upload answer`,
+  kinds: UPLOAD,
+  response: (f) => f.kind === 'POST files' && f.accepted && f.responseDocument === format,
+});
+
 const CATALOG = [
   {
     id: 'checkout.json.casing',
@@ -69,12 +84,7 @@ const CATALOG = [
     faces: both,
     formats: 'json',
     writes: false,
-    evidence: {
-      what: 'a JSON checkout document: the body of a POST or an accepted checkout answer',
-      kinds: CHECKOUT,
-      request: (f) => f.kind === 'POST checkout' && f.requestDocument === 'json',
-      response: (f) => isCheckout(f) && f.accepted && f.responseDocument === 'json',
-    },
+    evidence: checkoutDocument('json'),
   },
   {
     id: 'checkout.xml.casing',
@@ -87,12 +97,7 @@ const CATALOG = [
     faces: both,
     formats: 'xml',
     writes: false,
-    evidence: {
-      what: 'an XML checkout document: the body of a POST or an accepted checkout answer',
-      kinds: CHECKOUT,
-      request: (f) => f.kind === 'POST checkout' && f.requestDocument === 'xml',
-      response: (f) => isCheckout(f) && f.accepted && f.responseDocument === 'xml',
-    },
+    evidence: checkoutDocument('xml'),
   },
   {
     id: 'checkout.xml.root',
@@ -104,12 +109,7 @@ const CATALOG = [
     faces: both,
     formats: 'xml',
     writes: false,
-    evidence: {
-      what: 'an XML checkout document: the body of a POST or an accepted checkout answer',
-      kinds: CHECKOUT,
-      request: (f) => f.kind === 'POST checkout' && f.requestDocument === 'xml',
-      response: (f) => isCheckout(f) && f.accepted && f.responseDocument === 'xml',
-    },
+    evidence: checkoutDocument('xml'),
   },
   {
     id: 'checkout.response.schema',
@@ -390,11 +390,7 @@ const CATALOG = [
     faces: both,
     formats: 'json',
     writes: true,
-    evidence: {
-      what: 'an accepted JSON upload answer',
-      kinds: UPLOAD,
-      response: (f) => f.kind === 'POST files' && f.accepted && f.responseDocument === 'json',
-    },
+    evidence: uploadAnswer('json'),
   },
   {
     id: 'upload.xml.casing',
@@ -406,11 +402,7 @@ const CATALOG = [
     faces: both,
     formats: 'xml',
     writes: true,
-    evidence: {
-      what: 'an accepted XML upload answer',
-      kinds: UPLOAD,
-      response: (f) => f.kind === 'POST files' && f.accepted && f.responseDocument === 'xml',
-    },
+    evidence: uploadAnswer('xml'),
   },
   {
     id: 'upload.xml.root',
@@ -422,11 +414,7 @@ const CATALOG = [
     faces: both,
     formats: 'xml',
     writes: true,
-    evidence: {
-      what: 'an accepted XML upload answer',
-      kinds: UPLOAD,
-      response: (f) => f.kind === 'POST files' && f.accepted && f.responseDocument === 'xml',
-    },
+    evidence: uploadAnswer('xml'),
   },
   {
     id: 'upload.file-type',
