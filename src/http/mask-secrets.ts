@@ -1,0 +1,335 @@
+import { HASH_MASK, SecretNames } from './secret-names.js';
+
+// Masks secrets in any text, as it stands: URLs and their queries and fragments, header values,
+// form bodies, JSON, XML and free text (error messages, logs). The text is never parsed, so a
+// body too deep to walk, followed by trailing data, cut off or simply not what it claims to be is
+// masked all the same; every pass goes forward through the text once, without recursion.
+//
+// What it looks for:
+// - `name=value` and `name: value` where the name is secret (query and form parameters, URL
+//   fragments, JSON members, XML attributes, "Header: value" lines), the name bare or quoted;
+// - XML elements with a secret name (<AccessToken>…</AccessToken>), whatever their content;
+// - user and password in URLs (https://user:pass@host/), bearer tokens and JWTs anywhere.
+// A value that does not end (a string whose quote never comes) is masked to the end of the text.
+
+export const REDACTED = '[Filtered]';
+export const DEFAULT_NAMES = new SecretNames();
+const QUOTED_REDACTED = `"${REDACTED}"`;
+
+interface Cut {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** Cut lists are made on the first cut: most texts need none. */
+function withCut(cuts: Cut[] | undefined, cut: Cut): Cut[] {
+  if (!cuts) return [cut];
+  cuts.push(cut);
+  return cuts;
+}
+
+const CODE = (char: string) => char.charCodeAt(0);
+const BACKSLASH = CODE('\\');
+const DOUBLE_QUOTE = CODE('"');
+const SINGLE_QUOTE = CODE("'");
+
+/** Characters of bare names: words, and what encoded or bracketed names are spelt with. */
+const NAME_CHAR = new Uint8Array(128);
+for (const char of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-%\\[]$') NAME_CHAR[CODE(char)] = 1;
+const isNameChar = (code: number) => code < 128 && NAME_CHAR[code] === 1;
+
+const isSpace = (code: number) => code === 32 || code === 9 || code === 10 || code === 13;
+const isBlank = (code: number) => code === 32 || code === 9;
+
+/** Ends of bare values: after "=" (URLs, forms, attributes) and after "name:" in JSON and in text. */
+const END_AFTER_EQUALS = new Uint8Array(128);
+for (const char of '&#<> \t\r\n') END_AFTER_EQUALS[CODE(char)] = 1;
+const END_AFTER_MEMBER = new Uint8Array(128);
+for (const char of ',}]<> \t\r\n') END_AFTER_MEMBER[CODE(char)] = 1;
+const END_OF_LINE = new Uint8Array(128);
+for (const char of '<>\r\n') END_OF_LINE[CODE(char)] = 1;
+
+/** Whether the character at `at` is preceded by an odd number of backslashes (escaped). */
+function escaped(text: string, at: number): boolean {
+  let count = 0;
+  for (let i = at - 1; i >= 0 && text.charCodeAt(i) === BACKSLASH; i -= 1) count += 1;
+  return count % 2 === 1;
+}
+
+/** Where the quoted string opening at `open` closes, or the text's length when it never does. */
+function closingQuote(text: string, open: number): number {
+  const quote = text[open] as string;
+  for (let at = text.indexOf(quote, open + 1); at >= 0; at = text.indexOf(quote, at + 1))
+    if (!escaped(text, at)) return at;
+  return text.length;
+}
+
+/** The end (exclusive) of the object or array opening at `open`; strings inside are skipped. */
+function balancedEnd(text: string, open: number): number {
+  let depth = 0;
+  for (let at = open; at < text.length; at += 1) {
+    const code = text.charCodeAt(at);
+    if (code === DOUBLE_QUOTE) at = closingQuote(text, at);
+    else if (code === 123 || code === 91) depth += 1;
+    else if (code === 125 || code === 93) {
+      depth -= 1;
+      if (depth === 0) return at + 1;
+    }
+  }
+  return text.length;
+}
+
+/** The end of a bare value starting at `start`: the first terminator not escaped. */
+function bareEnd(text: string, start: number, ends: Uint8Array): number {
+  for (let at = start; at < text.length; at += 1) {
+    const code = text.charCodeAt(at);
+    if (code < 128 && ends[code] === 1) return at;
+    if ((code === DOUBLE_QUOTE || code === SINGLE_QUOTE) && !escaped(text, at)) return at;
+  }
+  return text.length;
+}
+
+// Where the last name found by nameBefore is, and its hash (see nameHash): set there and read at
+// once by its caller, so that finding a name allocates nothing and reads it once (this runs for
+// every ":" and "=" of every text).
+let nameStart = 0;
+let nameEnd = 0;
+let nameQuoted = false;
+let nameHashed = 0;
+
+/**
+ * Finds the name before a separator at `at` ("=" or ":"): quoted ("access_token": …) or bare
+ * (access_token=…), with blanks between allowed. False when there is none.
+ */
+function nameBefore(text: string, at: number): boolean {
+  let end = at;
+  while (end > 0 && isSpace(text.charCodeAt(end - 1))) end -= 1;
+  if (end === 0) return false;
+  const last = text.charCodeAt(end - 1);
+  let hash = 0;
+  let power = 1;
+  if (last === DOUBLE_QUOTE || last === SINGLE_QUOTE) {
+    // Back to the opening quote, hashing on the way.
+    let open = end - 2;
+    for (; open >= 0; open -= 1) {
+      const code = text.charCodeAt(open);
+      if (code === last && !escaped(text, open)) break;
+      hash = (hash + Math.imul(code, power)) & HASH_MASK;
+      power = Math.imul(power, 31) & HASH_MASK;
+    }
+    if (open < 0) return false;
+    nameStart = open + 1;
+    nameEnd = end - 1;
+    nameHashed = hash;
+    // An escaped quote ('\"token\": x' inside a JSON string) names nothing JSON: a masked value
+    // there must not bring quotes of its own into the string.
+    nameQuoted = !escaped(text, end - 1);
+    return true;
+  }
+  let start = end;
+  for (; start > 0; start -= 1) {
+    const code = text.charCodeAt(start - 1);
+    if (!isNameChar(code)) break;
+    hash = (hash + Math.imul(code, power)) & HASH_MASK;
+    power = Math.imul(power, 31) & HASH_MASK;
+  }
+  nameStart = start;
+  nameEnd = end;
+  nameQuoted = false;
+  nameHashed = hash;
+  return start < end;
+}
+
+/** The cut that masks the value after a secret name's separator at `at`. */
+function valueCut(text: string, at: number, separator: '=' | ':', quotedName: boolean): Cut | undefined {
+  let start = at + 1;
+  const skip = separator === ':' && quotedName ? isSpace : isBlank;
+  while (start < text.length && skip(text.charCodeAt(start))) start += 1;
+  if (start >= text.length) return undefined;
+  const first = text.charCodeAt(start);
+  if (first === DOUBLE_QUOTE || first === SINGLE_QUOTE) {
+    const close = closingQuote(text, start);
+    return close > start + 1 ? { start: start + 1, end: close, text: REDACTED } : undefined;
+  }
+  if ((first === 123 || first === 91) && separator === ':')
+    return { start, end: balancedEnd(text, start), text: quotedName ? QUOTED_REDACTED : REDACTED };
+  const ends = separator === '=' ? END_AFTER_EQUALS : quotedName ? END_AFTER_MEMBER : END_OF_LINE;
+  const end = bareEnd(text, start, ends);
+  if (end === start) return undefined;
+  // A JSON member's number or literal becomes a string: the body stays JSON.
+  return { start, end, text: separator === ':' && quotedName ? QUOTED_REDACTED : REDACTED };
+}
+
+/** Values of secret names, after "=" or ":". */
+function maskNamedValues(text: string, names: SecretNames, cuts: Cut[] | undefined): Cut[] | undefined {
+  let colon = text.indexOf(':');
+  let equals = text.indexOf('=');
+  while (colon >= 0 || equals >= 0) {
+    const isColon = equals < 0 || (colon >= 0 && colon < equals);
+    const at = isColon ? colon : equals;
+    let next = at + 1;
+    if (nameBefore(text, at)) {
+      const secret = isColon
+        ? names.isSecret(text, nameStart, nameEnd, nameHashed)
+        : names.isSecretParam(text, nameStart, nameEnd, nameHashed);
+      const cut = secret ? valueCut(text, at, isColon ? ':' : '=', nameQuoted) : undefined;
+      if (cut) {
+        cuts = withCut(cuts, cut);
+        next = cut.end;
+      }
+    }
+    if (colon >= 0 && colon < next) colon = text.indexOf(':', next);
+    if (equals >= 0 && equals < next) equals = text.indexOf('=', next);
+  }
+  return cuts;
+}
+
+const isXmlNameStart = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
+const isXmlNameChar = (code: number) =>
+  isXmlNameStart(code) || (code >= 48 && code <= 58) || code === 45 || code === 46;
+
+/** Where the tag opening at `open` ends (its ">"), quoted attribute values skipped, or -1. */
+function tagEnd(text: string, open: number): number {
+  for (let at = open + 1; at < text.length; at += 1) {
+    const code = text.charCodeAt(at);
+    if (code === DOUBLE_QUOTE || code === SINGLE_QUOTE) {
+      const close = text.indexOf(text[at] as string, at + 1);
+      if (close < 0) return -1;
+      at = close;
+    } else if (code === 62) return at;
+  }
+  return -1;
+}
+
+/** Whether `<name` or `</name` at `at` is that element's tag, not one whose name goes on. */
+function tagOf(text: string, at: number, name: string): boolean {
+  if (!text.startsWith(name, at)) return false;
+  const after = text.charCodeAt(at + name.length);
+  return Number.isNaN(after) || isSpace(after) || after === 62 || after === 47;
+}
+
+/** The end of an element's content that starts at `start`: its closing tag, nested ones counted. */
+function contentEnd(text: string, start: number, qname: string): number {
+  let depth = 1;
+  let at = text.indexOf('<', start);
+  while (at >= 0) {
+    if (text.startsWith('<![CDATA[', at)) {
+      const end = text.indexOf(']]>', at);
+      if (end < 0) return text.length;
+      at = text.indexOf('<', end + 3);
+      continue;
+    }
+    if (text.startsWith('<!--', at)) {
+      const end = text.indexOf('-->', at);
+      if (end < 0) return text.length;
+      at = text.indexOf('<', end + 3);
+      continue;
+    }
+    if (text.charCodeAt(at + 1) === 47 && tagOf(text, at + 2, qname)) {
+      depth -= 1;
+      if (depth === 0) return at;
+    } else if (tagOf(text, at + 1, qname)) {
+      const end = tagEnd(text, at);
+      if (end < 0) return text.length;
+      if (text.charCodeAt(end - 1) !== 47) depth += 1;
+    }
+    at = text.indexOf('<', at + 1);
+  }
+  return text.length;
+}
+
+/** The content of XML elements with a secret name. */
+function maskElements(text: string, names: SecretNames, cuts: Cut[] | undefined): Cut[] | undefined {
+  let at = text.indexOf('<');
+  while (at >= 0) {
+    let next = at + 1;
+    if (isXmlNameStart(text.charCodeAt(at + 1))) {
+      // The local name (after any prefix) is what is judged; it is hashed as it is read.
+      let nameEnd = at + 1;
+      let local = at + 1;
+      let hash = 0;
+      for (; nameEnd < text.length; nameEnd += 1) {
+        const code = text.charCodeAt(nameEnd);
+        if (!isXmlNameChar(code)) break;
+        if (code === 58) {
+          local = nameEnd + 1;
+          hash = 0;
+        } else hash = (Math.imul(hash, 31) + code) & HASH_MASK;
+      }
+      if (names.isSecret(text, local, nameEnd, hash)) {
+        const open = tagEnd(text, at);
+        if (open < 0) {
+          // A start tag that never ends: whatever follows may be the secret.
+          cuts = withCut(cuts, { start: nameEnd, end: text.length, text: REDACTED });
+          return cuts;
+        }
+        if (text.charCodeAt(open - 1) !== 47) {
+          const close = contentEnd(text, open + 1, text.slice(at + 1, nameEnd));
+          if (close > open + 1) cuts = withCut(cuts, { start: open + 1, end: close, text: REDACTED });
+          next = close;
+        }
+      }
+    }
+    at = text.indexOf('<', next);
+  }
+  return cuts;
+}
+
+// The credentials of a URL's authority, also in JSON ("https:\/\/…").
+const USERINFO = /[a-z][a-z0-9+.-]*:(?:\\?\/){2}([^\s/\\?#@"'<>]+)@/dgi;
+const BEARER = /\bbearer\s+([^\s"'<>,;]+)/dgi;
+const JWT = /\beyJ[\w-]{2,}\.[\w-]{2,}(?:\.[\w-]*)?/g;
+
+function maskPattern(text: string, pattern: RegExp, cuts: Cut[] | undefined): Cut[] | undefined {
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    // The credential is the first group where there is one, else the whole match.
+    const [start, end] = match.indices?.[1] ?? [match.index, match.index + match[0].length];
+    cuts = withCut(cuts, { start, end, text: REDACTED });
+  }
+  return cuts;
+}
+
+/** The text with the cuts made; overlapping cuts are joined into the first. */
+function applyCuts(text: string, cuts: Cut[] | undefined): string {
+  if (!cuts) return text;
+  cuts.sort((a, b) => a.start - b.start);
+  let out = '';
+  let done = 0;
+  let open: Cut | undefined;
+  for (const cut of cuts) {
+    if (open && cut.start < open.end) {
+      open.end = Math.max(open.end, cut.end);
+      continue;
+    }
+    if (open) {
+      out += open.text;
+      done = open.end;
+    }
+    out += text.slice(done, cut.start);
+    done = cut.start;
+    open = { ...cut };
+  }
+  if (open) {
+    out += open.text;
+    done = open.end;
+  }
+  return out + text.slice(done);
+}
+
+const MENTIONS_BEARER = /bearer/i;
+
+/**
+ * The text with every secret it holds masked as `[Filtered]`; the same string when it holds none.
+ * @param names which names are secret (default: the built-in list)
+ */
+export function maskSecrets(text: string, names: SecretNames = DEFAULT_NAMES): string {
+  // Each pass looks for what it needs first and is over at once when it is not there.
+  let cuts = maskNamedValues(text, names, undefined);
+  cuts = maskElements(text, names, cuts);
+  if (text.indexOf('@') >= 0) cuts = maskPattern(text, USERINFO, cuts);
+  if (text.indexOf('eyJ') >= 0) cuts = maskPattern(text, JWT, cuts);
+  if (MENTIONS_BEARER.test(text)) cuts = maskPattern(text, BEARER, cuts);
+  return applyCuts(text, cuts);
+}
