@@ -1,4 +1,4 @@
-import { redactHeaders, redactText } from '../http/redact.js';
+import { redactExchange } from '../http/redact-exchange.js';
 import type { ExchangeSummary } from '../probes/config.js';
 import type { Exchange, RecordedBody } from '../validate/exchange.js';
 
@@ -14,26 +14,31 @@ function bodyOf(body: RecordedBody | undefined): string | undefined {
   return body.text ?? `(${body.size} bytes${body.sha256 ? `, sha256 ${body.sha256}` : ''})`;
 }
 
-/** An exchange as a report shows it: credentials redacted, bodies trimmed. */
+/**
+ * An exchange as a report shows it: redacted as the proxy redacts its recordings (headers, URL,
+ * bodies; whoever recorded it), bodies trimmed.
+ * @param secrets literal secrets to replace too (the run's own credentials)
+ * @param credentialHeaders more header names whose values are secret
+ */
 export function summariseExchange(
   exchange: Exchange,
   secrets: readonly string[] = [],
   credentialHeaders: readonly string[] = [],
 ): ExchangeSummary {
-  const scrub = (text: string | undefined) => (text === undefined ? undefined : redactText(text, secrets));
+  const redacted = redactExchange(exchange, { names: credentialHeaders, secrets });
   const summary: ExchangeSummary = {
-    method: exchange.request.method,
-    url: scrub(exchange.request.url) ?? '',
-    requestHeaders: redactHeaders(exchange.request.headers, credentialHeaders),
+    method: redacted.request.method,
+    url: redacted.request.url,
+    requestHeaders: redacted.request.headers,
   };
-  const requestBody = trim(scrub(bodyOf(exchange.request.body)));
+  const requestBody = trim(bodyOf(redacted.request.body));
   if (requestBody !== undefined) summary.requestBody = requestBody;
-  if (exchange.response) {
-    summary.status = exchange.response.status;
-    summary.responseHeaders = redactHeaders(exchange.response.headers, credentialHeaders);
-    const responseBody = trim(scrub(bodyOf(exchange.response.body)));
+  if (redacted.response) {
+    summary.status = redacted.response.status;
+    summary.responseHeaders = redacted.response.headers;
+    const responseBody = trim(bodyOf(redacted.response.body));
     if (responseBody !== undefined) summary.responseBody = responseBody;
   }
-  if (exchange.error) summary.error = scrub(exchange.error) ?? '';
+  if (redacted.error) summary.error = redacted.error;
   return summary;
 }
