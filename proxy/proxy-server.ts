@@ -84,6 +84,8 @@ function requestLine(exchange: Exchange): string {
 
 export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   const target = new URL(options.target);
+  // It would be written into recordings and error answers with every URL of the target.
+  if (target.username || target.password) throw new Error('the target URL must not hold a user name or password');
   if (!target.pathname.endsWith('/')) target.pathname += '/';
   const validateLimit = options.validateLimit ?? 8 * 1024 * 1024;
   const redaction: RedactionOptions = {

@@ -5,6 +5,7 @@ import type { startProxy } from '../../proxy/proxy-server.js';
 import { parseByteSize } from './byte-size.js';
 import { numberOption } from './number-option.js';
 import { optionList, selectedRules } from './rule-selection.js';
+import { serviceUrl } from './service-url.js';
 import { withSettings } from './settings.js';
 import { UsageError } from './usage-error.js';
 import { writableFile } from './writable.js';
@@ -90,13 +91,7 @@ export function proxyCommand(yargs: Argv) {
         'proxy',
       ),
     async (argv) => {
-      let target: URL;
-      try {
-        target = new URL(argv.target);
-        if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error();
-      } catch {
-        throw new UsageError(`--target ${argv.target} is not an absolute http(s) URL`);
-      }
+      const target = serviceUrl(argv.target, '--target', 'clients send their own credentials through the proxy');
       if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535)
         throw new UsageError(`--port ${argv.port} is not a port number`);
       const selected = selectedRules(argv.only, argv.skip);

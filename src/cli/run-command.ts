@@ -14,6 +14,7 @@ import type { Exchange } from '../validate/exchange.js';
 import { parseByteSize } from './byte-size.js';
 import { numberOption } from './number-option.js';
 import { optionList, selectedRules } from './rule-selection.js';
+import { absoluteUrl } from './service-url.js';
 import { withSettings } from './settings.js';
 import { UsageError } from './usage-error.js';
 import { checkReportPlaces } from './writable.js';
@@ -26,17 +27,6 @@ function parseHeaders(values: string[]): Record<string, string> {
     headers[value.slice(0, colon).trim().toLowerCase()] = value.slice(colon + 1).trim();
   }
   return headers;
-}
-
-function absoluteUrl(value: string | undefined, option: string): string | undefined {
-  if (value === undefined) return undefined;
-  try {
-    const url = new URL(value);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
-    return url.href;
-  } catch {
-    throw new UsageError(`${option} ${value} is not an absolute http(s) URL`);
-  }
 }
 
 export function runCommand(yargs: Argv) {
