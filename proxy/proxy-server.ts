@@ -1,10 +1,11 @@
 import { createServer, isIP } from 'node:net';
 import { listen } from '../src/http/listen.js';
+import { redactText } from '../src/http/redact.js';
 import type { Exchange } from '../src/validate/exchange.js';
 import { CheckoutState, validateExchange } from '../src/validate/index.js';
 import { ClientConnection, describeViolations, type ProxyContext } from './client-connection.js';
 import { ViolationTally } from './exchange-log.js';
-import { type RecordedExchange, Recorder } from './recorder.js';
+import { Recorder } from './recorder.js';
 import { exchangeRedactor, type RedactionOptions } from './redaction.js';
 
 // A reverse proxy that forwards every byte unchanged (but for absolute URLs that point at the
@@ -130,7 +131,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
         // proxy down or lose the exchange. It is forwarded and recorded as not judged.
         const message = `print-conformance could not judge this exchange: ${(error as Error).message}`;
         exchange.error = exchange.error ?? message;
-        log(`${requestLine(exchange)}: ${message}`);
+        log(`${requestLine(exchange)}: ${redactText(message)}`);
         return [];
       }
     },
@@ -138,10 +139,11 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       exchange.durationMs = Math.round(performance.now() - started);
       const shown = exchange.violations.filter((v) => v.severity !== 'observe');
       tally.add(shown);
-      recorder.record(redact(exchange) as RecordedExchange);
+      const redacted = redact(exchange);
+      recorder.record(redacted);
       if (shown.length > 0 || exchange.error) {
         log(
-          `${requestLine(exchange)} → ${exchange.response?.status ?? exchange.error}${shown.length ? `  ${describeViolations(shown)}` : ''}`,
+          `${requestLine(exchange)} → ${exchange.response?.status ?? redacted.error}${shown.length ? `  ${describeViolations(shown)}` : ''}`,
         );
       }
     },

@@ -1,5 +1,6 @@
 import { closeSync, createReadStream, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { UsageError } from '../cli/usage-error.js';
+import { redactText } from '../http/redact.js';
 import type { Exchange } from '../validate/exchange.js';
 import { exchangeOfHarEntry, type HarEntry } from './har.js';
 
@@ -102,7 +103,8 @@ export function harExchanges(file: string): ({ exchange: Exchange } | { warning:
   } catch (error) {
     // A recording cut off by a crash keeps what it holds, as an NDJSON recording does.
     const entries = entriesOfCutHar(text);
-    if (!entries) throw new UsageError(`${file} is not valid HAR: ${(error as Error).message}`);
+    // The parser's message quotes the text around the fault, which may be a credential.
+    if (!entries) throw new UsageError(`${file} is not valid HAR: ${redactText((error as Error).message)}`);
     har = { log: { entries } };
     cut = true;
   }

@@ -1,3 +1,4 @@
+import { redactText } from '../http/redact.js';
 import type { ExchangeSummary } from '../probes/config.js';
 import { summariseExchange } from '../report/exchange-summary.js';
 import { sniffFormat } from '../validate/document.js';
@@ -86,7 +87,10 @@ export class RecordingJudge {
     } catch (error) {
       // One exchange the core cannot judge (a recording of the wrong shape, say) must not cost the
       // verdict on all the others: it is skipped with a warning, like a line that does not parse.
-      this.result.warnings.push({ at, message: `line ${at.line} could not be judged: ${(error as Error).message}` });
+      this.result.warnings.push({
+        at,
+        message: `line ${at.line} could not be judged: ${redactText((error as Error).message)}`,
+      });
       return;
     }
     seen.any += 1;
@@ -103,7 +107,8 @@ export class RecordingJudge {
         at,
         rule: violation.rule,
         format: formatOf(exchange),
-        message: `${violation.side}: ${violation.message}`,
+        // Messages quote what was sent (a ReturnUrl, the start of a broken body): redacted too.
+        message: redactText(`${violation.side}: ${violation.message}`),
         exchange: summariseExchange(exchange),
       });
     }
