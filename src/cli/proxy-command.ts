@@ -54,7 +54,11 @@ export function proxyCommand(yargs: Argv) {
             default: '8MiB',
             describe: 'Largest JSON/XML body kept and validated',
           })
-          .option('redact', { type: 'string', array: true, describe: 'More header names or JSON members to redact' })
+          .option('redact', {
+            type: 'string',
+            array: true,
+            describe: 'More names to redact: headers, parameters, JSON members, XML elements',
+          })
           .option('only', { type: 'string', array: true, describe: 'Judge only these rule IDs or prefixes' })
           .option('skip', { type: 'string', array: true, describe: 'Skip these rule IDs or prefixes' })
           .option('strict', { type: 'boolean', default: false, describe: 'Exit 1 on should rules too' })
