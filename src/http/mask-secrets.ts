@@ -320,16 +320,39 @@ function applyCuts(text: string, cuts: Cut[] | undefined): string {
 
 const MENTIONS_BEARER = /bearer/i;
 
+/** Characters every secret this masks is found by: ":", "=", "<", "@", the J of "eyJ", the b of "bearer". */
+const TELLING = new Uint8Array(128);
+for (const char of ':=<@JbB') TELLING[CODE(char)] = 1;
+/** Texts up to this long (header values, most URLs) are first read once for telling characters. */
+const SHORT = 96;
+
+/** False when the text has none of the characters any secret is found by. */
+function mayHoldSecret(text: string): boolean {
+  for (let at = 0; at < text.length; at += 1) {
+    const code = text.charCodeAt(at);
+    if (TELLING[code] === 1) return true;
+  }
+  return false;
+}
+
+/** Whether "eyJ" (how every JWT starts) is in the text, found by its rare "J" rather than its "e". */
+function mentionsJwt(text: string): boolean {
+  for (let at = text.indexOf('J', 2); at >= 0; at = text.indexOf('J', at + 1))
+    if (text.charCodeAt(at - 1) === 121 && text.charCodeAt(at - 2) === 101) return true;
+  return false;
+}
+
 /**
  * The text with every secret it holds masked as `[Filtered]`; the same string when it holds none.
  * @param names which names are secret (default: the built-in list)
  */
 export function maskSecrets(text: string, names: SecretNames = DEFAULT_NAMES): string {
+  if (text.length <= SHORT && !mayHoldSecret(text)) return text;
   // Each pass looks for what it needs first and is over at once when it is not there.
   let cuts = maskNamedValues(text, names, undefined);
   cuts = maskElements(text, names, cuts);
   if (text.indexOf('@') >= 0) cuts = maskPattern(text, USERINFO, cuts);
-  if (text.indexOf('eyJ') >= 0) cuts = maskPattern(text, JWT, cuts);
+  if (mentionsJwt(text)) cuts = maskPattern(text, JWT, cuts);
   if (MENTIONS_BEARER.test(text)) cuts = maskPattern(text, BEARER, cuts);
   return applyCuts(text, cuts);
 }
