@@ -110,11 +110,13 @@ function nameBefore(text: string, at: number): boolean {
   let hash = 0;
   let power = 1;
   if (last === DOUBLE_QUOTE || last === SINGLE_QUOTE) {
-    // Back to the opening quote, hashing on the way.
+    // Back to the nearest quote, escaped or not, hashing on the way. Stopping at escaped quotes
+    // too keeps every character read once however many names a text holds ('"\\":\\":…' would
+    // otherwise send each ":" back to the start); a name with a quote in it is read in part.
     let open = end - 2;
     for (; open >= 0; open -= 1) {
       const code = text.charCodeAt(open);
-      if (code === last && !escaped(text, open)) break;
+      if (code === last) break;
       hash = (hash + Math.imul(code, power)) & HASH_MASK;
       power = Math.imul(power, 31) & HASH_MASK;
     }
@@ -122,9 +124,9 @@ function nameBefore(text: string, at: number): boolean {
     nameStart = open + 1;
     nameEnd = end - 1;
     nameHashed = hash;
-    // An escaped quote ('\"token\": x' inside a JSON string) names nothing JSON: a masked value
+    // An escaped quote ('\\"token\\": x' inside a JSON string) names nothing JSON: a masked value
     // there must not bring quotes of its own into the string.
-    nameQuoted = !escaped(text, end - 1);
+    nameQuoted = !escaped(text, end - 1) && !escaped(text, open);
     return true;
   }
   let start = end;
@@ -276,10 +278,56 @@ function maskElements(text: string, names: SecretNames, cuts: Cut[] | undefined)
   return cuts;
 }
 
-// The credentials of a URL's authority, also in JSON ("https:\/\/…").
-const USERINFO = /[a-z][a-z0-9+.-]*:(?:\\?\/){2}([^\s/\\?#@"'<>]+)@/dgi;
 const BEARER = /\bbearer\s+([^\s"'<>,;]+)/dgi;
-const JWT = /\beyJ[\w-]{2,}\.[\w-]{2,}(?:\.[\w-]*)?/g;
+
+/** Characters that end a URL's authority (and with it, user and password). */
+const END_OF_AUTHORITY = new Uint8Array(128);
+for (const char of '/\\?#@"\'<> \t\r\n') END_OF_AUTHORITY[CODE(char)] = 1;
+
+/**
+ * User and password of URLs ("https://user:pass@host", in JSON "https:\/\/…"): what comes
+ * between "//" and an "@" before the authority ends. Read forward from each "//", once.
+ */
+function maskUserinfo(text: string, cuts: Cut[] | undefined): Cut[] | undefined {
+  for (const slashes of ['//', '\\/\\/']) cuts = maskUserinfoAfter(text, slashes, cuts);
+  return cuts;
+}
+
+function maskUserinfoAfter(text: string, slashes: string, cuts: Cut[] | undefined): Cut[] | undefined {
+  for (let at = text.indexOf(slashes); at >= 0; at = text.indexOf(slashes, at + slashes.length)) {
+    const start = at + slashes.length;
+    let end = start;
+    while (end < text.length) {
+      const code = text.charCodeAt(end);
+      if (code < 128 && END_OF_AUTHORITY[code] === 1) break;
+      end += 1;
+    }
+    if (text.charCodeAt(end) === 64 && end > start) cuts = withCut(cuts, { start, end, text: REDACTED });
+    at = end - slashes.length;
+  }
+  return cuts;
+}
+
+const isJwtChar = (code: number) =>
+  (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 45 || code === 95;
+
+/** JWTs anywhere ("eyJ…" segments joined by dots), each read forward once. */
+function maskJwts(text: string, cuts: Cut[] | undefined): Cut[] | undefined {
+  for (let at = text.indexOf('eyJ'); at >= 0; at = text.indexOf('eyJ', at)) {
+    let end = at;
+    let segments = 0;
+    for (;;) {
+      const start = end;
+      while (end < text.length && isJwtChar(text.charCodeAt(end))) end += 1;
+      if (end > start) segments += 1;
+      if (text.charCodeAt(end) !== 46 || segments === 3) break;
+      end += 1;
+    }
+    if (segments >= 2) cuts = withCut(cuts, { start: at, end, text: REDACTED });
+    at = Math.max(end, at + 3);
+  }
+  return cuts;
+}
 
 function maskPattern(text: string, pattern: RegExp, cuts: Cut[] | undefined): Cut[] | undefined {
   pattern.lastIndex = 0;
@@ -351,8 +399,8 @@ export function maskSecrets(text: string, names: SecretNames = DEFAULT_NAMES): s
   // Each pass looks for what it needs first and is over at once when it is not there.
   let cuts = maskNamedValues(text, names, undefined);
   cuts = maskElements(text, names, cuts);
-  if (text.indexOf('@') >= 0) cuts = maskPattern(text, USERINFO, cuts);
-  if (mentionsJwt(text)) cuts = maskPattern(text, JWT, cuts);
+  if (text.indexOf('@') >= 0) cuts = maskUserinfo(text, cuts);
+  if (mentionsJwt(text)) cuts = maskJwts(text, cuts);
   if (MENTIONS_BEARER.test(text)) cuts = maskPattern(text, BEARER, cuts);
   return applyCuts(text, cuts);
 }
