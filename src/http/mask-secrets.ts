@@ -1,4 +1,4 @@
-import { HASH_MASK, SecretNames } from './secret-names.js';
+import { HASH_MASK, nameHash, SecretNames } from './secret-names.js';
 
 // Masks secrets in any text, as it stands: URLs and their queries and fragments, header values,
 // form bodies, JSON, XML and free text (error messages, logs). The text is never parsed, so a
@@ -143,9 +143,9 @@ function nameBefore(text: string, at: number): boolean {
   return start < end;
 }
 
-/** The cut that masks the value after a secret name's separator at `at`. */
-function valueCut(text: string, at: number, separator: '=' | ':', quotedName: boolean): Cut | undefined {
-  let start = at + 1;
+/** The cut that masks the value after a secret name's separator, which ends before `after`. */
+function valueCut(text: string, after: number, separator: '=' | ':', quotedName: boolean): Cut | undefined {
+  let start = after;
   const skip = separator === ':' && quotedName ? isSpace : isBlank;
   while (start < text.length && skip(text.charCodeAt(start))) start += 1;
   if (start >= text.length) return undefined;
@@ -163,19 +163,54 @@ function valueCut(text: string, at: number, separator: '=' | ':', quotedName: bo
   return { start, end, text: separator === ':' && quotedName ? QUOTED_REDACTED : REDACTED };
 }
 
-/** Values of secret names, after "=" or ":". */
+/**
+ * The width of a percent-encoded "=" at `at` ("%3D", or "%253D" encoded twice), or 0. URLs
+ * carried in a parameter (redirect_uri=https%3A%2F%2F…%3Fcode%3D…) have their own parameters so.
+ */
+function encodedEquals(text: string, at: number): number {
+  let from = at + 1;
+  if (text.startsWith('25', from)) from += 2;
+  const d = text.charCodeAt(from + 1);
+  return text.charCodeAt(from) === 51 && (d === 68 || d === 100) ? from + 2 - at : 0;
+}
+
+/** Percent-encoded delimiters before a name: "?", "&", "#", ";", "/", ":" (once or twice encoded). */
+const ENCODED_DELIMITER = /%(?:25)?(?:3F|26|23|3B|2F|3A)/gi;
+
+/**
+ * Narrows the name nameBefore found before a percent-encoded "=" to what follows the last
+ * encoded delimiter in it: in "https%3A%2F%2Fapp%2Fcb%3Fcode%3D…" the name is "code".
+ */
+function afterEncodedDelimiter(text: string): void {
+  const name = text.slice(nameStart, nameEnd);
+  let start = -1;
+  ENCODED_DELIMITER.lastIndex = 0;
+  for (let match = ENCODED_DELIMITER.exec(name); match; match = ENCODED_DELIMITER.exec(name))
+    start = match.index + match[0].length;
+  if (start < 0) return;
+  nameStart += start;
+  nameHashed = nameHash(text, nameStart, nameEnd);
+}
+
+/** Values of secret names, after "=" (plain or percent-encoded) or ":". */
 function maskNamedValues(text: string, names: SecretNames, cuts: Cut[] | undefined): Cut[] | undefined {
   let colon = text.indexOf(':');
   let equals = text.indexOf('=');
-  while (colon >= 0 || equals >= 0) {
-    const isColon = equals < 0 || (colon >= 0 && colon < equals);
-    const at = isColon ? colon : equals;
+  let percent = text.indexOf('%');
+  while (colon >= 0 || equals >= 0 || percent >= 0) {
+    // The nearest of the three; -1 (none left) is never nearest.
+    let at = colon;
+    if (at < 0 || (equals >= 0 && equals < at)) at = equals;
+    if (at < 0 || (percent >= 0 && percent < at)) at = percent;
+    const isColon = at === colon;
+    const width = at === percent ? encodedEquals(text, at) : 1;
     let next = at + 1;
-    if (nameBefore(text, at)) {
+    if (width > 0 && nameBefore(text, at)) {
+      if (width > 1) afterEncodedDelimiter(text);
       const secret = isColon
         ? names.isSecret(text, nameStart, nameEnd, nameHashed)
         : names.isSecretParam(text, nameStart, nameEnd, nameHashed);
-      const cut = secret ? valueCut(text, at, isColon ? ':' : '=', nameQuoted) : undefined;
+      const cut = secret ? valueCut(text, at + width, isColon ? ':' : '=', nameQuoted) : undefined;
       if (cut) {
         cuts = withCut(cuts, cut);
         next = cut.end;
@@ -183,6 +218,7 @@ function maskNamedValues(text: string, names: SecretNames, cuts: Cut[] | undefin
     }
     if (colon >= 0 && colon < next) colon = text.indexOf(':', next);
     if (equals >= 0 && equals < next) equals = text.indexOf('=', next);
+    if (percent >= 0 && percent < next) percent = text.indexOf('%', next);
   }
   return cuts;
 }
@@ -368,9 +404,9 @@ function applyCuts(text: string, cuts: Cut[] | undefined): string {
 
 const MENTIONS_BEARER = /bearer/i;
 
-/** Characters every secret this masks is found by: ":", "=", "<", "@", the J of "eyJ", the b of "bearer". */
+/** Characters every secret this masks is found by: ":", "=", "%", "<", "@", the J of "eyJ", the b of "bearer". */
 const TELLING = new Uint8Array(128);
-for (const char of ':=<@JbB') TELLING[CODE(char)] = 1;
+for (const char of ':=%<@JbB') TELLING[CODE(char)] = 1;
 /** Texts up to this long (header values, most URLs) are first read once for telling characters. */
 const SHORT = 96;
 

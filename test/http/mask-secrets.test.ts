@@ -34,6 +34,8 @@ describe('masking secrets in text', () => {
         `https://app.test/cb#${name}=${S}&state=x`,
         `grant_type=authorization_code&${name}=${S}`,
         `<ReturnUrl>https://shop.test/r?a=1&amp;${name}=${S}</ReturnUrl>`,
+        `https://idp.test/auth?redirect_uri=${encodeURIComponent(`https://app.test/cb?a=1&${name}=${S}`)}&x=1`,
+        `r=${encodeURIComponent(encodeURIComponent(`https://app.test/cb?${name}=${S}`))}`,
       ]) {
         const masked = redactText(text);
         expect(masked, text).not.toContain(S);
