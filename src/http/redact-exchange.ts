@@ -1,5 +1,5 @@
 import type { Exchange, RecordedBody, Violation } from '../validate/exchange.js';
-import { DEFAULT_NAMES, maskSecrets } from './mask-secrets.js';
+import { DEFAULT_NAMES, maskSecrets, REDACTED } from './mask-secrets.js';
 import { headerRedactor, withoutLiterals } from './redact.js';
 import { SecretNames } from './secret-names.js';
 
@@ -82,7 +82,14 @@ function withheld(body: RecordedBody): RecordedBody {
 export function exchangeRedactor(options: RedactionOptions = {}): <E extends Redactable>(exchange: E) => E {
   const names = options.names?.length ? new SecretNames(options.names) : DEFAULT_NAMES;
   const secrets = options.secrets ?? [];
-  const mask = (text: string) => withoutLiterals(maskSecrets(text, names), secrets);
+  const mask = (text: string) => {
+    const masked = withoutLiterals(maskSecrets(text, names), secrets);
+    if (masked !== text || !text.includes('\0')) return masked;
+    // UTF-16 read as UTF-8 or as bytes: a NUL between every two characters hides every name.
+    // Its secrets are looked for without them; if there is one, none of the text is kept.
+    const bare = text.replaceAll('\0', '');
+    return withoutLiterals(maskSecrets(bare, names), secrets) === bare ? text : REDACTED;
+  };
   const redactHeaders = headerRedactor(options.names, secrets);
   return <E extends Redactable>(exchange: E): E => {
     const { request, response } = exchange;

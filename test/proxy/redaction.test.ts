@@ -84,6 +84,18 @@ describe('the proxy redaction', () => {
     expect(written(exchange({ body: textBody(xml) }))).not.toContain(S);
   });
 
+  it('withholds a body in UTF-16, whose names it cannot read where they stand, when it holds a secret', () => {
+    const utf16 = Buffer.from(`{"access_token":"${S}"}`, 'utf16le');
+    const recorded = redact(
+      exchange({}, { body: { text: utf16.toString('utf8'), size: utf16.length, base64: utf16.toString('base64') } }),
+    );
+    expect(recorded.response?.body?.text).toBe(REDACTED);
+    expect(Buffer.from(recorded.response?.body?.base64 ?? '', 'base64').toString('latin1')).toBe(REDACTED);
+    const plain = Buffer.from('{"city":"Oslo"}', 'utf16le').toString('utf8');
+    const clean = exchange({}, { body: textBody(plain) });
+    expect(redact(clean)).toBe(clean);
+  });
+
   it('returns an exchange with nothing secret as it is', () => {
     const plain = { ...checkoutPost('xml'), violations: [] };
     expect(redact(plain)).toBe(plain);
