@@ -81,6 +81,8 @@ const MEMBER = 1;
 const PARAM = 2;
 /** Names seen repeat (the same headers and members in every exchange): their verdicts are kept. */
 const CACHE_LIMIT = 4096;
+/** Slots of verdicts on names where they stand (a power of two). */
+const SLOTS = 4096;
 
 interface Verdict {
   raw: string;
@@ -95,8 +97,11 @@ interface Verdict {
  */
 export class SecretNames {
   private readonly extra: ReadonlySet<string>;
-  /** By a hash of the name as written; the name is kept to tell names of one hash apart. */
-  private readonly verdicts = new Map<number, Verdict>();
+  /**
+   * Verdicts by a hash of the name as written, one slot per hash value modulo its size: a name
+   * whose slot another took is judged again. The name is kept to tell names of one slot apart.
+   */
+  private readonly verdicts: (Verdict | undefined)[] = new Array(SLOTS).fill(undefined);
 
   /** @param extra more names to treat as secret (compared normalised, as a whole). */
   constructor(extra: readonly string[] = []) {
@@ -104,13 +109,13 @@ export class SecretNames {
   }
 
   private flags(text: string, start: number, end: number, hash: number): number {
-    const known = this.verdicts.get(hash);
+    const slot = hash & (SLOTS - 1);
+    const known = this.verdicts[slot];
     if (known && sameName(known.raw, text, start, end)) return known.flags;
     const raw = text.slice(start, end);
     const name = normaliseName(raw);
     const flags = secretAnywhere(name, this.extra) ? MEMBER | PARAM : SECRET_PARAMS.has(name) ? PARAM : 0;
-    if (this.verdicts.size >= CACHE_LIMIT) this.verdicts.clear();
-    this.verdicts.set(hash, { raw, flags });
+    this.verdicts[slot] = { raw, flags };
     return flags;
   }
 
