@@ -142,6 +142,16 @@ function afterEncodedDelimiter(text: string): void {
   nameHashed = nameHash(text, nameStart, nameEnd);
 }
 
+/**
+ * Whether the bare name nameBefore found is a URL's host ("//apikey.example:8443", "@host:443"):
+ * what follows its ":" is a port and a path, and masking it would leave no URL.
+ */
+function hostBefore(text: string): boolean {
+  if (nameQuoted || nameStart === 0) return false;
+  const before = text.charCodeAt(nameStart - 1);
+  return before === 64 || (before === 47 && text.charCodeAt(nameStart - 2) === 47);
+}
+
 /** Values of secret names, after "=" (plain or percent-encoded) or ":". */
 export function maskNamedValues(text: string, names: SecretNames, cuts: Cut[] | undefined): Cut[] | undefined {
   let colon = text.indexOf(':');
@@ -155,7 +165,7 @@ export function maskNamedValues(text: string, names: SecretNames, cuts: Cut[] | 
     const isColon = at === colon;
     const width = at === percent ? encodedEquals(text, at) : 1;
     let next = at + 1;
-    if (width > 0 && nameBefore(text, at)) {
+    if (width > 0 && nameBefore(text, at) && !(isColon && hostBefore(text))) {
       if (width > 1) afterEncodedDelimiter(text);
       const secret = isColon
         ? names.isSecret(text, nameStart, nameEnd, nameHashed)

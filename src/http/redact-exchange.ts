@@ -76,6 +76,16 @@ function withheld(body: RecordedBody): RecordedBody {
 }
 
 /**
+ * A URL masked, and still a URL: writers parse recorded URLs (a HAR lists the query). Should
+ * masking have left none (a host that looks like a token), none of it is kept but its scheme.
+ */
+function maskUrl(url: string, mask: (text: string) => string): string {
+  const masked = mask(url);
+  if (masked === url || URL.canParse(masked) || !URL.canParse(url)) return masked;
+  return `${new URL(url).protocol}//redacted.invalid/${REDACTED}`;
+}
+
+/**
  * A redactor of exchanges, its names settled once: the proxy runs it for every exchange it
  * records. An exchange that holds no secret is returned as it is (no copy).
  */
@@ -93,7 +103,7 @@ export function exchangeRedactor(options: RedactionOptions = {}): <E extends Red
   const redactHeaders = headerRedactor(options.names, secrets);
   return <E extends Redactable>(exchange: E): E => {
     const { request, response } = exchange;
-    const url = mask(request.url);
+    const url = maskUrl(request.url, mask);
     const requestHeaders = redactHeaders(request.headers);
     const requestBody = redactBody(request.body, mask);
     const responseHeaders = response && redactHeaders(response.headers);

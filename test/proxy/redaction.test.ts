@@ -96,6 +96,16 @@ describe('the proxy redaction', () => {
     expect(redact(clean)).toBe(clean);
   });
 
+  it('keeps recorded URLs URLs: a host with a secret word keeps its port and path', () => {
+    const url = `https://secrets-manager.example.test:8443/v2/checkout/abc?token=${S}`;
+    const recorded = redact(exchange({ url }));
+    expect(recorded.request.url).toBe(`https://secrets-manager.example.test:8443/v2/checkout/abc?token=${REDACTED}`);
+    // A host that looks like a JWT is masked, which leaves no URL: a placeholder one is written.
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln';
+    const odd = redact(exchange({ url: `https://${jwt}/v2/x?token=${S}` }));
+    expect(odd.request.url).toBe(`https://redacted.invalid/${REDACTED}`);
+  });
+
   it('returns an exchange with nothing secret as it is', () => {
     const plain = { ...checkoutPost('xml'), violations: [] };
     expect(redact(plain)).toBe(plain);
