@@ -124,22 +124,48 @@ function encodedEquals(text: string, at: number): number {
   return text.charCodeAt(from) === 51 && (d === 68 || d === 100) ? from + 2 - at : 0;
 }
 
-/** Percent-encoded delimiters before a name: "?", "&", "#", ";", "/", ":" (once or twice encoded). */
-const ENCODED_DELIMITER = /%(?:25)?(?:3F|26|23|3B|2F|3A)/gi;
+/** The width of a percent-encoded delimiter or "=" at `at` ("%3F", "%253F"…), or 0. */
+function encodedDelimiter(text: string, at: number): number {
+  let from = at + 1;
+  if (text.startsWith('25', from)) from += 2;
+  const high = text.charCodeAt(from);
+  const low = text.charCodeAt(from + 1) | 32;
+  // "%3F" ?, "%3D" =, "%3B" ;, "%3A" :, "%26" &, "%23" #, "%2F" /
+  const delimiter =
+    (high === 51 && (low === 102 || low === 100 || low === 98 || low === 97)) ||
+    (high === 50 && (low === 54 || low === 51 || low === 102));
+  return delimiter ? from + 2 - at : 0;
+}
 
 /**
- * Narrows the name nameBefore found before a percent-encoded "=" to what follows the last
- * encoded delimiter in it: in "https%3A%2F%2Fapp%2Fcb%3Fcode%3D…" the name is "code".
+ * Finds the name before a percent-encoded "=" at `at`: back to the last encoded delimiter (in
+ * "https%3A%2F%2Fapp%2Fcb%3Fcode%3D…" the name is "code"), or to a character of no name. Each
+ * character is read once: the walk stops at the encoded "=" before it too.
  */
-function afterEncodedDelimiter(text: string): void {
-  const name = text.slice(nameStart, nameEnd);
-  let start = -1;
-  ENCODED_DELIMITER.lastIndex = 0;
-  for (let match = ENCODED_DELIMITER.exec(name); match; match = ENCODED_DELIMITER.exec(name))
-    start = match.index + match[0].length;
-  if (start < 0) return;
-  nameStart += start;
-  nameHashed = nameHash(text, nameStart, nameEnd);
+function encodedNameBefore(text: string, at: number): boolean {
+  let start = at;
+  let hash = 0;
+  let power = 1;
+  for (; start > 0; start -= 1) {
+    const code = text.charCodeAt(start - 1);
+    if (!isNameChar(code)) break;
+    if (code === 37 && encodedDelimiter(text, start - 1) > 0) {
+      // The delimiter itself is no part of the name: drop what was hashed of it.
+      const width = encodedDelimiter(text, start - 1);
+      if (start - 1 + width <= at) {
+        start = start - 1 + width;
+        hash = nameHash(text, start, at);
+        break;
+      }
+    }
+    hash = (hash + Math.imul(code, power)) & HASH_MASK;
+    power = Math.imul(power, 31) & HASH_MASK;
+  }
+  nameStart = start;
+  nameEnd = at;
+  nameQuoted = false;
+  nameHashed = hash;
+  return start < at;
 }
 
 /**
@@ -165,8 +191,8 @@ export function maskNamedValues(text: string, names: SecretNames, cuts: Cut[] | 
     const isColon = at === colon;
     const width = at === percent ? encodedEquals(text, at) : 1;
     let next = at + 1;
-    if (width > 0 && nameBefore(text, at) && !(isColon && hostBefore(text))) {
-      if (width > 1) afterEncodedDelimiter(text);
+    const named = width > 1 ? encodedNameBefore(text, at) : width > 0 && nameBefore(text, at);
+    if (named && !(isColon && hostBefore(text))) {
       const secret = isColon
         ? names.isSecret(text, nameStart, nameEnd, nameHashed)
         : names.isSecretParam(text, nameStart, nameEnd, nameHashed);

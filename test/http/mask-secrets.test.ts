@@ -123,6 +123,7 @@ describe('masking secrets in text', () => {
       `${'<Token>'.repeat(n)}`,
       `${'"token":'.repeat(n)}`,
       `${'a '.repeat(n)}:`,
+      `${'a%3D'.repeat(n)}`,
     ])
       expect(typeof redactText(text)).toBe('string');
   });
