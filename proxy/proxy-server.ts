@@ -1,6 +1,7 @@
 import { createServer, isIP, type Socket } from 'node:net';
 import { splitObservations } from '../src/findings/observations.js';
 import { listen } from '../src/http/listen.js';
+import { redactText } from '../src/http/redact.js';
 import type { Exchange } from '../src/validate/exchange.js';
 import { CheckoutState, validateExchange } from '../src/validate/index.js';
 import { ClientConnection } from './client-connection.js';
@@ -109,6 +110,8 @@ function requestLine(exchange: Exchange): string {
 
 export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   const target = new URL(options.target);
+  // It would be written into recordings and error answers with every URL of the target.
+  if (target.username || target.password) throw new Error('the target URL must not hold a user name or password');
   if (!target.pathname.endsWith('/')) target.pathname += '/';
   const validateLimit = options.validateLimit ?? 8 * 1024 * 1024;
   const redaction: RedactionOptions = {
@@ -159,7 +162,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
         // proxy down or lose the exchange. It is forwarded and recorded as not judged.
         const message = `print-conformance could not judge this exchange: ${(error as Error).message}`;
         exchange.error = exchange.error ?? message;
-        log(`${requestLine(exchange)}: ${message}`);
+        log(`${requestLine(exchange)}: ${redactText(message)}`);
         return [];
       }
     },
@@ -168,10 +171,11 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       const { violations: shown, observations } = splitObservations(exchange.violations);
       tally.add(shown);
       const split: RecordedExchange = { ...exchange, violations: shown, observations };
-      recorder.record(redact(split) as RecordedExchange);
+      const redacted = redact(split) as RecordedExchange;
+      recorder.record(redacted);
       if (shown.length > 0 || exchange.error) {
         log(
-          `${requestLine(exchange)} → ${exchange.response?.status ?? exchange.error}${shown.length ? `  ${describeViolations(shown)}` : ''}`,
+          `${requestLine(exchange)} → ${exchange.response?.status ?? redacted.error}${shown.length ? `  ${describeViolations(shown)}` : ''}`,
         );
       }
     },

@@ -1,18 +1,10 @@
 import { UsageError } from '../findings/usage-error.js';
+import { absoluteUrl } from './service-url.js';
+
+export { absoluteUrl };
 
 // Where the service lives when only its checkout or upload URL is given: the base under which
 // `checkout/{code}` and `files/{code}` stand. The URLs themselves are still used exactly as given.
-
-export function absoluteUrl(value: string | undefined, option: string): string | undefined {
-  if (value === undefined) return undefined;
-  try {
-    const url = new URL(value);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
-    return url.href;
-  } catch {
-    throw new UsageError(`${option} ${value} is not an absolute http(s) URL`);
-  }
-}
 
 function baseOf(value: string, parent: string): string | undefined {
   const url = new URL(value);

@@ -6,6 +6,7 @@ import { UsageError } from '../findings/usage-error.js';
 import { parseByteSize } from './byte-size.js';
 import { numberOption } from './number-option.js';
 import { optionList, selectedRules } from './rule-selection.js';
+import { serviceUrl } from './service-url.js';
 import { withSettings } from './settings.js';
 import { writableFile } from './writable.js';
 
@@ -59,7 +60,11 @@ export function proxyCommand(yargs: Argv) {
             describe:
               'Most body bytes held for validation at once, all connections together; past it a body is forwarded and recorded as not validated',
           })
-          .option('redact', { type: 'string', array: true, describe: 'More header names or JSON members to redact' })
+          .option('redact', {
+            type: 'string',
+            array: true,
+            describe: 'More names to redact: headers, parameters, JSON members, XML elements',
+          })
           .option('only', { type: 'string', array: true, describe: 'Judge only these rule IDs or prefixes' })
           .option('skip', { type: 'string', array: true, describe: 'Skip these rule IDs or prefixes' })
           .option('strict', { type: 'boolean', default: false, describe: 'Exit 1 on should rules too' })
@@ -113,13 +118,7 @@ export function proxyCommand(yargs: Argv) {
         'proxy',
       ),
     async (argv) => {
-      let target: URL;
-      try {
-        target = new URL(argv.target);
-        if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error();
-      } catch {
-        throw new UsageError(`--target ${argv.target} is not an absolute http(s) URL`);
-      }
+      const target = serviceUrl(argv.target, '--target', 'clients send their own credentials through the proxy');
       if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535)
         throw new UsageError(`--port ${argv.port} is not a port number`);
       const selected = selectedRules(argv.only, argv.skip);

@@ -3,7 +3,7 @@ import { formatOfMediaType, sniffFormat } from '../validate/document.js';
 import { bodyText, type Exchange, header, mediaType, type RecordedBody, type Violation } from '../validate/exchange.js';
 import { curlCommand } from './curl-command.js';
 import { excerpt } from './excerpt.js';
-import { redactHeaders, redactText } from './redact.js';
+import { redactExchange } from './redact-exchange.js';
 
 const TRIM = 2000;
 
@@ -17,18 +17,21 @@ function bodyOf(body: RecordedBody | undefined): string | undefined {
   return body.text ?? `(${body.size} bytes${body.sha256 ? `, sha256 ${body.sha256}` : ''})`;
 }
 
-/** The lines of the body on the violation's side around the member at its path, secrets scrubbed. */
-function excerptOf(exchange: Exchange, at: Pick<Violation, 'side' | 'path'>, secrets: readonly string[]) {
+/** The lines of the body on the violation's side around the member at its path. */
+function excerptOf(exchange: Exchange, at: Pick<Violation, 'side' | 'path'>) {
   const message = at.side === 'request' ? exchange.request : exchange.response;
   const text = bodyText(message?.body);
   if (at.path === undefined || !message || !text) return undefined;
   const format = formatOfMediaType(mediaType(header(message.headers, 'content-type'))) ?? sniffFormat(text);
-  return format ? excerpt(redactText(text, secrets), format, at.path) : undefined;
+  return format ? excerpt(text, format, at.path) : undefined;
 }
 
 /**
- * An exchange as a report shows it: credentials redacted, bodies trimmed, with a curl command that
- * sends the request again and, for a violation with a path, an excerpt of the body around it.
+ * An exchange as a report shows it: redacted as the proxy redacts its recordings (headers, URL,
+ * bodies; whoever recorded it), bodies trimmed, with a curl command that sends the request again
+ * and, for a violation with a path, an excerpt of the body around it.
+ * @param secrets literal secrets to replace too (the run's own credentials)
+ * @param credentialHeaders more header names whose values are secret
  */
 export function summariseExchange(
   exchange: Exchange,
@@ -36,23 +39,24 @@ export function summariseExchange(
   credentialHeaders: readonly string[] = [],
   violation?: Pick<Violation, 'side' | 'path'>,
 ): ExchangeSummary {
-  const scrub = (text: string | undefined) => (text === undefined ? undefined : redactText(text, secrets));
+  // Everything below is made from the redacted exchange only, the curl command and excerpt too.
+  const redacted = redactExchange(exchange, { names: credentialHeaders, secrets });
   const summary: ExchangeSummary = {
-    method: exchange.request.method,
-    url: scrub(exchange.request.url) ?? '',
-    requestHeaders: redactHeaders(exchange.request.headers, credentialHeaders),
+    method: redacted.request.method,
+    url: redacted.request.url,
+    requestHeaders: redacted.request.headers,
   };
-  const requestBody = trim(scrub(bodyOf(exchange.request.body)));
+  const requestBody = trim(bodyOf(redacted.request.body));
   if (requestBody !== undefined) summary.requestBody = requestBody;
-  if (exchange.response) {
-    summary.status = exchange.response.status;
-    summary.responseHeaders = redactHeaders(exchange.response.headers, credentialHeaders);
-    const responseBody = trim(scrub(bodyOf(exchange.response.body)));
+  if (redacted.response) {
+    summary.status = redacted.response.status;
+    summary.responseHeaders = redacted.response.headers;
+    const responseBody = trim(bodyOf(redacted.response.body));
     if (responseBody !== undefined) summary.responseBody = responseBody;
   }
-  if (exchange.error) summary.error = scrub(exchange.error) ?? '';
-  summary.curl = curlCommand(exchange, { secrets, credentialHeaders });
-  const shown = violation ? excerptOf(exchange, violation, secrets) : undefined;
+  if (redacted.error) summary.error = redacted.error;
+  summary.curl = curlCommand(redacted, { secrets, credentialHeaders });
+  const shown = violation ? excerptOf(redacted, violation) : undefined;
   if (shown !== undefined) summary.excerpt = shown;
   return summary;
 }

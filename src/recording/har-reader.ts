@@ -1,5 +1,6 @@
 import { type ParsedTokenInfo, Tokenizer, TokenParser, TokenType } from '@streamparser/json';
 import { UsageError } from '../findings/usage-error.js';
+import { redactText } from '../http/redact.js';
 import type { Exchange } from '../validate/exchange.js';
 import { exchangeOfHarEntry } from './har.js';
 
@@ -101,7 +102,8 @@ export async function* harItems(chunks: AsyncIterable<Buffer>, name: string): As
 
   const found = failure as Failure | undefined;
   if (found && !found.afterDocument) {
-    if (entries === 0) throw new UsageError(`${name} is not valid HAR: ${found.message}`);
+    // The parser's message quotes the text around the fault, which may be a credential.
+    if (entries === 0) throw new UsageError(`${name} is not valid HAR: ${redactText(found.message)}`);
     const read = `its first ${entries} entries were read`;
     ready.push({
       entry: entries + 1,

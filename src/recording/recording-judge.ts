@@ -1,5 +1,6 @@
 import type { LineRef } from '../findings/types.js';
 import { summariseExchange } from '../http/exchange-summary.js';
+import { redactText } from '../http/redact.js';
 import type { Exchange } from '../validate/exchange.js';
 import { CheckoutState, judgeExchange } from '../validate/index.js';
 import { mergeTallies, Tally, type TallyData } from '../validate/tally.js';
@@ -54,11 +55,14 @@ export class RecordingJudge {
 
   judge(exchange: Exchange, at: LineRef): void {
     try {
-      this.tally.record(exchange, judgeExchange(exchange, this.state), { at });
+      const judged = judgeExchange(exchange, this.state);
+      // Messages quote what was sent (a ReturnUrl, the start of a broken body): redacted too.
+      const violations = judged.violations.map((v) => ({ ...v, message: redactText(v.message) }));
+      this.tally.record(exchange, { ...judged, violations }, { at });
     } catch (error) {
       // One exchange the core cannot judge (a recording of the wrong shape, say) must not cost the
       // verdict on all the others: it is skipped with a warning, like a line that does not parse.
-      this.warn(`line ${at.line} could not be judged: ${(error as Error).message}`, at);
+      this.warn(`line ${at.line} could not be judged: ${redactText((error as Error).message)}`, at);
     }
   }
 

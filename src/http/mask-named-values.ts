@@ -1,0 +1,210 @@
+import { HASH_MASK, nameHash, type SecretNames } from './secret-names.js';
+import {
+  balancedEnd,
+  CODE,
+  type Cut,
+  closingQuote,
+  DOUBLE_QUOTE,
+  escaped,
+  isBlank,
+  isSpace,
+  QUOTED_REDACTED,
+  REDACTED,
+  SINGLE_QUOTE,
+  withCut,
+} from './text-cuts.js';
+
+// Values of secret names: `name=value` and `name: value`, the name bare or quoted, in query and
+// form parameters, URL fragments, JSON members, XML attributes and "Header: value" lines.
+
+/** Characters of bare names: words, and what encoded or bracketed names are spelt with. */
+const NAME_CHAR = new Uint8Array(128);
+for (const char of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-%\\[]$') NAME_CHAR[CODE(char)] = 1;
+const isNameChar = (code: number) => code < 128 && NAME_CHAR[code] === 1;
+
+/** Ends of bare values: after "=" (URLs, forms, attributes) and after "name:" in JSON and in text. */
+const END_AFTER_EQUALS = new Uint8Array(128);
+for (const char of '&#<> \t\r\n') END_AFTER_EQUALS[CODE(char)] = 1;
+const END_AFTER_MEMBER = new Uint8Array(128);
+for (const char of ',}]<> \t\r\n') END_AFTER_MEMBER[CODE(char)] = 1;
+const END_OF_LINE = new Uint8Array(128);
+for (const char of '<>\r\n') END_OF_LINE[CODE(char)] = 1;
+
+/** The end of a bare value starting at `start`: the first terminator not escaped. */
+function bareEnd(text: string, start: number, ends: Uint8Array): number {
+  for (let at = start; at < text.length; at += 1) {
+    const code = text.charCodeAt(at);
+    if (code < 128 && ends[code] === 1) return at;
+    if ((code === DOUBLE_QUOTE || code === SINGLE_QUOTE) && !escaped(text, at)) return at;
+  }
+  return text.length;
+}
+
+// Where the last name found by nameBefore is, and its hash (see nameHash): set there and read at
+// once by its caller, so that finding a name allocates nothing and reads it once (this runs for
+// every ":" and "=" of every text).
+let nameStart = 0;
+let nameEnd = 0;
+let nameQuoted = false;
+let nameHashed = 0;
+
+/**
+ * Finds the name before a separator at `at` ("=" or ":"): quoted ("access_token": …) or bare
+ * (access_token=…), with blanks between allowed. False when there is none.
+ */
+function nameBefore(text: string, at: number): boolean {
+  let end = at;
+  while (end > 0 && isSpace(text.charCodeAt(end - 1))) end -= 1;
+  if (end === 0) return false;
+  const last = text.charCodeAt(end - 1);
+  let hash = 0;
+  let power = 1;
+  if (last === DOUBLE_QUOTE || last === SINGLE_QUOTE) {
+    // Back to the nearest quote, escaped or not, hashing on the way. Stopping at escaped quotes
+    // too keeps every character read once however many names a text holds ('"\\":\\":…' would
+    // otherwise send each ":" back to the start); a name with a quote in it is read in part.
+    let open = end - 2;
+    for (; open >= 0; open -= 1) {
+      const code = text.charCodeAt(open);
+      if (code === last) break;
+      hash = (hash + Math.imul(code, power)) & HASH_MASK;
+      power = Math.imul(power, 31) & HASH_MASK;
+    }
+    if (open < 0) return false;
+    nameStart = open + 1;
+    nameEnd = end - 1;
+    nameHashed = hash;
+    // An escaped quote ('\\"token\\": x' inside a JSON string) names nothing JSON: a masked value
+    // there must not bring quotes of its own into the string.
+    nameQuoted = !escaped(text, end - 1) && !escaped(text, open);
+    return true;
+  }
+  let start = end;
+  for (; start > 0; start -= 1) {
+    const code = text.charCodeAt(start - 1);
+    if (!isNameChar(code)) break;
+    hash = (hash + Math.imul(code, power)) & HASH_MASK;
+    power = Math.imul(power, 31) & HASH_MASK;
+  }
+  nameStart = start;
+  nameEnd = end;
+  nameQuoted = false;
+  nameHashed = hash;
+  return start < end;
+}
+
+/** The cut that masks the value after a secret name's separator, which ends before `after`. */
+function valueCut(text: string, after: number, separator: '=' | ':', quotedName: boolean): Cut | undefined {
+  let start = after;
+  const skip = separator === ':' && quotedName ? isSpace : isBlank;
+  while (start < text.length && skip(text.charCodeAt(start))) start += 1;
+  if (start >= text.length) return undefined;
+  const first = text.charCodeAt(start);
+  if (first === DOUBLE_QUOTE || first === SINGLE_QUOTE) {
+    const close = closingQuote(text, start);
+    return close > start + 1 ? { start: start + 1, end: close, text: REDACTED } : undefined;
+  }
+  if ((first === 123 || first === 91) && separator === ':')
+    return { start, end: balancedEnd(text, start), text: quotedName ? QUOTED_REDACTED : REDACTED };
+  const ends = separator === '=' ? END_AFTER_EQUALS : quotedName ? END_AFTER_MEMBER : END_OF_LINE;
+  const end = bareEnd(text, start, ends);
+  if (end === start) return undefined;
+  // A JSON member's number or literal becomes a string: the body stays JSON.
+  return { start, end, text: separator === ':' && quotedName ? QUOTED_REDACTED : REDACTED };
+}
+
+/**
+ * The width of a percent-encoded "=" at `at` ("%3D", or "%253D" encoded twice), or 0. URLs
+ * carried in a parameter (redirect_uri=https%3A%2F%2F…%3Fcode%3D…) have their own parameters so.
+ */
+function encodedEquals(text: string, at: number): number {
+  let from = at + 1;
+  if (text.startsWith('25', from)) from += 2;
+  const d = text.charCodeAt(from + 1);
+  return text.charCodeAt(from) === 51 && (d === 68 || d === 100) ? from + 2 - at : 0;
+}
+
+/** The width of a percent-encoded delimiter or "=" at `at` ("%3F", "%253F"…), or 0. */
+function encodedDelimiter(text: string, at: number): number {
+  let from = at + 1;
+  if (text.startsWith('25', from)) from += 2;
+  const high = text.charCodeAt(from);
+  const low = text.charCodeAt(from + 1) | 32;
+  // "%3F" ?, "%3D" =, "%3B" ;, "%3A" :, "%26" &, "%23" #, "%2F" /
+  const delimiter =
+    (high === 51 && (low === 102 || low === 100 || low === 98 || low === 97)) ||
+    (high === 50 && (low === 54 || low === 51 || low === 102));
+  return delimiter ? from + 2 - at : 0;
+}
+
+/**
+ * Finds the name before a percent-encoded "=" at `at`: back to the last encoded delimiter (in
+ * "https%3A%2F%2Fapp%2Fcb%3Fcode%3D…" the name is "code"), or to a character of no name. Each
+ * character is read once: the walk stops at the encoded "=" before it too.
+ */
+function encodedNameBefore(text: string, at: number): boolean {
+  let start = at;
+  let hash = 0;
+  let power = 1;
+  for (; start > 0; start -= 1) {
+    const code = text.charCodeAt(start - 1);
+    if (!isNameChar(code)) break;
+    if (code === 37 && encodedDelimiter(text, start - 1) > 0) {
+      // The delimiter itself is no part of the name: drop what was hashed of it.
+      const width = encodedDelimiter(text, start - 1);
+      if (start - 1 + width <= at) {
+        start = start - 1 + width;
+        hash = nameHash(text, start, at);
+        break;
+      }
+    }
+    hash = (hash + Math.imul(code, power)) & HASH_MASK;
+    power = Math.imul(power, 31) & HASH_MASK;
+  }
+  nameStart = start;
+  nameEnd = at;
+  nameQuoted = false;
+  nameHashed = hash;
+  return start < at;
+}
+
+/**
+ * Whether the bare name nameBefore found is a URL's host ("//apikey.example:8443", "@host:443"):
+ * what follows its ":" is a port and a path, and masking it would leave no URL.
+ */
+function hostBefore(text: string): boolean {
+  if (nameQuoted || nameStart === 0) return false;
+  const before = text.charCodeAt(nameStart - 1);
+  return before === 64 || (before === 47 && text.charCodeAt(nameStart - 2) === 47);
+}
+
+/** Values of secret names, after "=" (plain or percent-encoded) or ":". */
+export function maskNamedValues(text: string, names: SecretNames, cuts: Cut[] | undefined): Cut[] | undefined {
+  let colon = text.indexOf(':');
+  let equals = text.indexOf('=');
+  let percent = text.indexOf('%');
+  while (colon >= 0 || equals >= 0 || percent >= 0) {
+    // The nearest of the three; -1 (none left) is never nearest.
+    let at = colon;
+    if (at < 0 || (equals >= 0 && equals < at)) at = equals;
+    if (at < 0 || (percent >= 0 && percent < at)) at = percent;
+    const isColon = at === colon;
+    const width = at === percent ? encodedEquals(text, at) : 1;
+    let next = at + 1;
+    const named = width > 1 ? encodedNameBefore(text, at) : width > 0 && nameBefore(text, at);
+    if (named && !(isColon && hostBefore(text))) {
+      const secret = isColon
+        ? names.isSecret(text, nameStart, nameEnd, nameHashed)
+        : names.isSecretParam(text, nameStart, nameEnd, nameHashed);
+      const cut = secret ? valueCut(text, at + width, isColon ? ':' : '=', nameQuoted) : undefined;
+      if (cut) {
+        cuts = withCut(cuts, cut);
+        next = cut.end;
+      }
+    }
+    if (colon >= 0 && colon < next) colon = text.indexOf(':', next);
+    if (equals >= 0 && equals < next) equals = text.indexOf('=', next);
+    if (percent >= 0 && percent < next) percent = text.indexOf('%', next);
+  }
+  return cuts;
+}
