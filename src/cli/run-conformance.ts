@@ -15,9 +15,10 @@ import { emptyTally, type TallyData } from '../validate/tally.js';
 import { exitCodeOf } from '../validate/verdicts.js';
 import { absoluteUrl, baseUrlOf } from './base-url.js';
 import { parseByteSize } from './byte-size.js';
+import { stopOnInterrupt } from './interrupt.js';
 import { numberOption } from './number-option.js';
 import { optionList, selectedRules } from './rule-selection.js';
-import { checkReportPlaces } from './writable.js';
+import { checkReportPlaces, clearPreviousReports } from './writable.js';
 
 // The use case behind `print-conformance run`: find the URLs, probe the service through the
 // vitest suite, and write every report from the one set of verdicts.
@@ -85,12 +86,13 @@ export async function runConformance(options: RunOptions): Promise<void> {
   const formats: Format[] = options.format === 'both' ? ['json', 'xml'] : [options.format];
   const timeoutMs = numberOption(options.timeout, '--timeout', 0.001) * 1000;
   const uploadSize = options.uploadSize ? parseByteSize(options.uploadSize, '--upload-size') : undefined;
-  checkReportPlaces({
+  const places = {
     'report-dir': options.reportDir,
     'json-report': options.jsonReport,
     junit: options.junit,
     'allure-dir': options.allureDir,
-  });
+  };
+  checkReportPlaces(places);
 
   const { token, clientId, clientSecret } = options;
   if ((clientId === undefined) !== (clientSecret === undefined))
@@ -112,8 +114,11 @@ export async function runConformance(options: RunOptions): Promise<void> {
     import('../http/discover.js'),
     import('../probes/probe-run.js'),
   ]);
-  const reference = givenBase ? undefined : await startReferenceService();
+  clearPreviousReports(places);
+  const interrupt = stopOnInterrupt('run', options.reportDir);
+  let reference: Awaited<ReturnType<typeof startReferenceService>> | undefined;
   try {
+    if (!givenBase) reference = await startReferenceService();
     const baseUrl = givenBase ?? (reference?.baseUrl as string);
     const preflightExchanges: Exchange[] = [];
     if (clientId && clientSecret) {
@@ -182,10 +187,12 @@ export async function runConformance(options: RunOptions): Promise<void> {
       junit: options.junit,
       allureDir: options.allureDir,
     });
+    interrupt.reportsWritten(exitCodeOf(result.rules));
     process.stdout.write(consoleSummary(result));
     if (options.reporter === 'github') process.stdout.write(githubAnnotations(result));
     process.exitCode = exitCodeOf(result.rules);
   } finally {
     await reference?.close();
+    interrupt.release();
   }
 }

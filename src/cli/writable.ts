@@ -1,6 +1,7 @@
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { accessSync, constants, mkdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../findings/usage-error.js';
+import { clearAllureResults } from '../report/clear-allure-results.js';
 
 // Output places are checked before any work starts: a run of minutes must not end in "cannot
 // write", and a tool's stack trace is no answer to a typo in a path.
@@ -32,16 +33,30 @@ export function writableFile(file: string, option: string): void {
   }
 }
 
-/** The report folder and any report file given on its own, for run and validate. */
-export function checkReportPlaces(argv: {
+export interface ReportPlaceOptions {
   'report-dir': string;
   'json-report'?: string;
   junit?: string;
   'allure-dir'?: string;
-}): void {
+}
+
+/** The report folder and any report file given on its own, for run and validate. */
+export function checkReportPlaces(argv: ReportPlaceOptions): void {
   const reportDir = resolve(argv['report-dir']);
   writableFolder(reportDir, '--report-dir');
   if (argv['json-report']) writableFile(resolve(argv['json-report']), '--json-report');
   if (argv.junit) writableFile(resolve(argv.junit), '--junit');
   if (argv['allure-dir']) writableFolder(resolve(argv['allure-dir']), '--allure-dir');
+}
+
+/**
+ * Removes the reports an earlier run left in this run's places (results.json, junit.xml and the
+ * Allure files; nothing else): a run that is interrupted or cannot be made then leaves no report,
+ * rather than the last run's posing as its own.
+ */
+export function clearPreviousReports(argv: ReportPlaceOptions): void {
+  const reportDir = resolve(argv['report-dir']);
+  rmSync(resolve(argv['json-report'] ?? join(reportDir, 'results.json')), { force: true });
+  rmSync(resolve(argv.junit ?? join(reportDir, 'junit.xml')), { force: true });
+  clearAllureResults(resolve(argv['allure-dir'] ?? join(reportDir, 'allure-results')));
 }
