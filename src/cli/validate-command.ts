@@ -6,9 +6,10 @@ import { githubAnnotations } from '../report/github-annotations.js';
 import { runResult } from '../report/run-result.js';
 import { writeReports } from '../report/write-reports.js';
 import { exitCodeOf, verdictsOf } from '../validate/verdicts.js';
+import { stopOnInterrupt } from './interrupt.js';
 import { selectedRules } from './rule-selection.js';
 import { withSettings } from './settings.js';
-import { checkReportPlaces } from './writable.js';
+import { checkReportPlaces, clearPreviousReports } from './writable.js';
 
 /** Lines skipped beyond this many are counted, not listed. */
 const SHOWN_WARNINGS = 20;
@@ -68,7 +69,9 @@ export function validateCommand(yargs: Argv) {
       const progress = process.stderr.isTTY
         ? (lines: number) => process.stderr.write(`${lines} lines read…\n`)
         : undefined;
-      const judged = await judgeRecordings(files, { jobs, progress });
+      clearPreviousReports(argv);
+      const interrupt = stopOnInterrupt('validate', argv['report-dir']);
+      const judged = await judgeRecordings(files, { jobs, progress }).finally(() => interrupt.release());
       const { tally } = judged;
       for (const warning of judged.warnings.slice(0, SHOWN_WARNINGS))
         process.stderr.write(`warning: ${files[warning.at.file]}: ${warning.message}\n`);
