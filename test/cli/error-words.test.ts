@@ -31,6 +31,22 @@ describe('a wrong service URL, in words', () => {
     expect(result.stderr).not.toMatch(/SSL routines|openssl/i);
   });
 
+  it('a base URL without /v2/ is called probably wrong, not a matter of credentials', async () => {
+    const root = service.baseUrl.replace(/v2\/$/, '');
+    const placed = await run('--base-url', root);
+    expect(placed.code).toBe(2);
+    expect(placed.stderr).toMatch(
+      /^print-conformance: POST \S+\/orders answered 404 \(.*\): the base URL is probably wrong: it should be the URL under which orders, checkout\/… and files\/… live/,
+    );
+    expect(placed.stderr).not.toMatch(/credentials/);
+    expect(placed.stderr.split('\n')).toHaveLength(2);
+
+    const oauth = await run('--base-url', root, '--client-id', 'id', '--client-secret', 'secret');
+    expect(oauth.code).toBe(2);
+    expect(oauth.stderr).toMatch(/POST \S+\/oauth answered 404: the base URL is probably wrong/);
+    expect(oauth.stderr).not.toMatch(/--client-id|credentials/);
+  });
+
   it('nothing listening is said as such', async () => {
     const result = await run('--base-url', 'http://127.0.0.1:1/v2/');
     expect(result.code).toBe(2);
