@@ -3,12 +3,14 @@ import { hideBin } from 'yargs/helpers';
 import { TOOL_VERSION } from '../contract/package-root.js';
 import { UsageError } from '../findings/usage-error.js';
 import { openapiCommand } from './openapi-command.js';
+import { commandSpecs, type OptionSpec } from './option-specs.js';
 import { proxyCommand } from './proxy-command.js';
 import { reportCommand } from './report-command.js';
 import { rulesCommand } from './rules-command.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
-import { CONFIG_FILE, loadSettings } from './settings.js';
+import { CONFIG_FILE, checkConfigFile, loadSettings } from './settings.js';
+import { unknownArguments } from './unknown-arguments.js';
 import { validateCommand } from './validate-command.js';
 
 // Exit codes are a contract (CLI.md): 0 every rule held, 1 a rule failed, 2 the run could not be
@@ -23,18 +25,24 @@ function fail(message: string, error?: unknown): never {
   process.exit(2);
 }
 
+const args = hideBin(process.argv);
 try {
-  loadSettings(hideBin(process.argv));
+  loadSettings(args);
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));
 }
 
-const cli = yargs(hideBin(process.argv))
+// Every command's options, learnt before parsing (yargs then enters the command's own context).
+let specs = new Map<string, OptionSpec>();
+
+const cli = yargs(args)
   .scriptName('print-conformance')
   .usage(
     '$0 [command] [options]\n\nChecks that a print ordering service speaks its checkout and upload interface exactly as described.',
   )
   .version(TOOL_VERSION)
+  // yargs would speak the system's language; every other line of the tool is English.
+  .locale('en')
   .option('debug', { type: 'boolean', describe: 'Print stack traces of unexpected errors', global: true })
   .option('config', {
     type: 'string',
@@ -52,7 +60,7 @@ const cli = yargs(hideBin(process.argv))
   .fail((message, error) => {
     // yargs' own complaints (unknown option, missing value) come without an error object.
     if (error) fail(error.message, error instanceof UsageError ? undefined : error);
-    fail(`${message}; see --help`);
+    fail(`${unknownArguments(message, args, specs) ?? message}; see --help`);
   });
 
 runCommand(cli);
@@ -62,6 +70,13 @@ serveCommand(cli);
 proxyCommand(cli);
 validateCommand(cli);
 reportCommand(cli);
+
+try {
+  specs = commandSpecs(cli);
+  checkConfigFile(specs);
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error), error);
+}
 
 try {
   await cli.parseAsync();

@@ -91,8 +91,19 @@ describe('settings', () => {
     const cases: [string, RegExp][] = [
       ['{', /^print-conformance: config file \S+: .*JSON/],
       ['[1]', /must hold one JSON object\n$/],
-      ['{"proxy": {"targett": "http://x/"}}', /: proxy has no option "targett"\n$/],
+      ['{"proxy": {"targett": "http://x/"}}', /: proxy has no option "targett"; did you mean "target"\?\n$/],
       ['{"validate": 5}', /"validate" must be an object of validate's options\n$/],
+      // Top-level keys: known to some command, or refused, with the nearest name in the file's spelling.
+      ['{"reportDri": "out"}', /: no option "reportDri"; did you mean "reportDir"\?\n$/],
+      ['{"report-dri": "out"}', /: no option "report-dri"; did you mean "report-dir"\?\n$/],
+      ['{"colour": true}', /: no option "colour"\n$/],
+      ['{"valdate": {"only": ["x."]}}', /: no option "valdate"; did you mean "validate"\?\n$/],
+      // Values of the wrong type are named, whichever command the file is read for.
+      ['{"strict": "yes"}', /: "strict" must be true or false, not "yes"\n$/],
+      ['{"timeout": "30"}', /: "timeout" must be a number, not "30"\n$/],
+      ['{"format": "yaml"}', /: "format" must be one of "json", "xml", "both", not "yaml"\n$/],
+      ['{"baseUrl": ["http://x/"]}', /: "baseUrl" must be one value, not a list\n$/],
+      ['{"validate": {"only": [true]}}', /: "validate.only" must be a string or a list of strings, not true\n$/],
     ];
     for (const [text, message] of cases) {
       const file = join(folder, 'bad.json');
@@ -103,6 +114,32 @@ describe('settings', () => {
       expect(result.stderr.trim().split('\n'), text).toHaveLength(1);
     }
     const missing = await runCli(['rules', '--config', join(folder, 'none.json')]);
-    expect(missing.stderr).toMatch(/^print-conformance: config file \S+none\.json: ENOENT\n$/);
+    expect(missing.stderr).toMatch(/^print-conformance: config file \S+none\.json: no such file\n$/);
+  });
+
+  it('takes a number for a text option and a single value for a list, as the command line would', async () => {
+    const { deep } = project({ orderId: 12, only: 'observe.', serve: { port: 0 } });
+    const result = await runCli(['validate', recording, '--report-dir', join(folder, 'lenient')], { cwd: deep });
+    expect(result.stderr).not.toMatch(/config file/);
+    expect(result.code).toBe(0);
+  });
+
+  it('refuses an unknown option on the command line with the one probably meant', async () => {
+    const cases: [string[], string][] = [
+      [['validate', recording, '--onyl', 'checkout.'], 'validate has no option --onyl (did you mean --only?)'],
+      [['--repot-dir', 'x'], 'run has no option --repot-dir (did you mean --report-dir?)'],
+      [['serve', '--prot', '0'], 'serve has no option --prot (did you mean --port?)'],
+      [['valdate', recording], 'unknown command "valdate" (did you mean "validate"?)'],
+    ];
+    for (const [args, message] of cases) {
+      const result = await runCli(args, { env: { LANG: 'de_DE.UTF-8', LC_ALL: 'de_DE.UTF-8' } });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(new RegExp(`^print-conformance: ${escapeRegExp(message)}`));
+      expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
   });
 });
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
