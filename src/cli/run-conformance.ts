@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { TOOL_VERSION } from '../contract/package-root.js';
 import { RULES, type RuleId } from '../contract/rules.js';
+import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
 import { redactText } from '../http/redact.js';
 import type { Format, SuiteConfig } from '../probes/index.js';
@@ -61,13 +62,18 @@ function parseHeaders(values: string[]): Record<string, string> {
 
 function readOrderBody(file: string | undefined): string | undefined {
   if (!file) return undefined;
+  let body: string;
   try {
-    const body = readFileSync(resolve(file), 'utf8');
-    JSON.parse(body);
-    return body;
+    body = readFileSync(resolve(file), 'utf8');
   } catch (error) {
-    throw new UsageError(`--order-body ${file}: ${(error as Error).message}`);
+    throw new UsageError(`--order-body ${file}: ${fileProblem(error)}`);
   }
+  try {
+    JSON.parse(body);
+  } catch (error) {
+    throw new UsageError(`--order-body ${file}: not JSON (${(error as Error).message})`);
+  }
+  return body;
 }
 
 /** Every answer the probes got was a 401 or 403: the run showed the credentials, not the service. */

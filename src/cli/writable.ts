@@ -1,12 +1,11 @@
 import { accessSync, constants, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
 import { clearAllureResults } from '../report/clear-allure-results.js';
 
 // Output places are checked before any work starts: a run of minutes must not end in "cannot
 // write", and a tool's stack trace is no answer to a typo in a path.
-
-const why = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 
 /** Creates the folder if needed; a usage error when it cannot be made or written. */
 export function writableFolder(folder: string, option: string): void {
@@ -14,7 +13,7 @@ export function writableFolder(folder: string, option: string): void {
     mkdirSync(folder, { recursive: true });
     accessSync(folder, constants.W_OK);
   } catch (error) {
-    throw new UsageError(`${option} ${folder}: cannot write there (${why(error)})`);
+    throw new UsageError(`${option} ${folder}: cannot write there (${fileProblem(error)})`);
   }
 }
 
@@ -29,7 +28,8 @@ export function writableFile(file: string, option: string): void {
     if (statSync(file).isDirectory()) throw new UsageError(`${option} ${file} is a folder`);
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`${option} ${file}: ${why(error)}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new UsageError(`${option} ${file}: ${fileProblem(error)}`);
   }
 }
 

@@ -1,4 +1,5 @@
 import { closeSync, createReadStream, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
 import type { Exchange } from '../validate/exchange.js';
 import { exchangeOfHarEntry, type HarEntry } from './har.js';
@@ -26,7 +27,7 @@ export function recordingKind(file: string): { kind: 'har' | 'ndjson'; size: num
     if (!stat.isFile()) throw new Error('not a file');
     return { kind: looksLikeHar(file) ? 'har' : 'ndjson', size: stat.size };
   } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(`cannot read ${file}: ${fileProblem(error)}`);
   }
 }
 

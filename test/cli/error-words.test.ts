@@ -55,3 +55,22 @@ describe('a wrong service URL, in words', () => {
     );
   });
 });
+
+describe('a missing file, in words', () => {
+  it('says "no such file", not ENOENT, for a recording, an order body and a config file', async () => {
+    const missing = join(reports, 'missing');
+    const cases: [string[], string][] = [
+      [['validate', `${missing}.ndjson`], `cannot read ${missing}.ndjson: no such file`],
+      [
+        ['--order-body', `${missing}.json`, '--base-url', service.baseUrl],
+        `--order-body ${missing}.json: no such file`,
+      ],
+      [['rules', '--config', `${missing}.config.json`], `config file ${missing}.config.json: no such file`],
+    ];
+    for (const [args, message] of cases) {
+      const result = await runCli(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toBe(`print-conformance: ${message}\n`);
+    }
+  });
+});
