@@ -43,6 +43,14 @@ describe('settings', () => {
     expect(existsSync(join(root, 'from-file', 'results.json'))).toBe(true);
   });
 
+  it('lets report find and write where run and validate put the reports, by the same reportDir', async () => {
+    const { root, deep } = project({ reportDir: 'from-file' });
+    expect((await runCli(['validate', recording], { cwd: deep })).code).toBe(1);
+    const report = await runCli(['report'], { cwd: deep, timeoutMs: 120_000 });
+    expect(report.stderr).not.toMatch(/print-conformance:/);
+    expect(report.stdout).toBe(`report written to ${join(root, 'from-file', 'allure-report', 'index.html')}\n`);
+  });
+
   it('lets the environment win over the file, and the command line over both', async () => {
     const { root, deep } = project({ reportDir: 'from-file', only: ['observe.'] });
     const env = { PRINT_CONFORMANCE_REPORT_DIR: join(root, 'from-env'), PRINT_CONFORMANCE_VALIDATE_ONLY: 'http.' };
