@@ -7,6 +7,7 @@ import { UsageError } from '../findings/usage-error.js';
 import { redactText } from '../http/redact.js';
 import type { Format, SuiteConfig } from '../probes/index.js';
 import type { SampleType } from '../probes/sample-files.js';
+import { colourWanted } from '../report/colour.js';
 import { consoleSummary } from '../report/console-summary.js';
 import { githubAnnotations } from '../report/github-annotations.js';
 import { runResult } from '../report/run-result.js';
@@ -194,7 +195,7 @@ export async function runConformance(options: RunOptions): Promise<void> {
       allureDir: options.allureDir,
     });
     interrupt.reportsWritten(exitCodeOf(result.rules));
-    process.stdout.write(consoleSummary(result));
+    process.stdout.write(consoleSummary(result, { colour: colourWanted(process.stdout) }));
     if (options.reporter === 'github') process.stdout.write(githubAnnotations(result));
     process.exitCode = exitCodeOf(result.rules);
   } finally {

@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
 import { judgeRecordings } from '../recording/judge-recordings.js';
+import { colourWanted } from '../report/colour.js';
 import { consoleSummary } from '../report/console-summary.js';
 import { githubAnnotations } from '../report/github-annotations.js';
 import { runResult } from '../report/run-result.js';
@@ -100,7 +101,7 @@ export function validateCommand(yargs: Argv) {
       });
       const skipped = judged.warnings.length;
       process.stderr.write(`${tally.exchanges} exchanges read${skipped ? `, ${skipped} lines skipped` : ''}\n`);
-      process.stdout.write(consoleSummary(result));
+      process.stdout.write(consoleSummary(result, { colour: colourWanted(process.stdout) }));
       if (argv.reporter === 'github') process.stdout.write(githubAnnotations(result));
       process.exitCode = exitCodeOf(result.rules);
     },
