@@ -18,6 +18,7 @@ import { exitCodeOf } from '../validate/verdicts.js';
 import { absoluteUrl, baseUrlOf } from './base-url.js';
 import { parseByteSize } from './byte-size.js';
 import { stopOnInterrupt } from './interrupt.js';
+import { writeMarkdownOutputs } from './markdown-outputs.js';
 import { numberOption } from './number-option.js';
 import { optionList, selectedRules } from './rule-selection.js';
 import { checkReportPlaces, clearPreviousReports } from './writable.js';
@@ -47,6 +48,7 @@ export interface RunOptions {
   jsonReport?: string;
   junit?: string;
   allureDir?: string;
+  summaryMd?: string;
   reporter: 'console' | 'github';
   quiet: boolean;
 }
@@ -98,6 +100,7 @@ export async function runConformance(options: RunOptions): Promise<void> {
     'json-report': options.jsonReport,
     junit: options.junit,
     'allure-dir': options.allureDir,
+    'summary-md': options.summaryMd,
   };
   checkReportPlaces(places);
 
@@ -194,6 +197,7 @@ export async function runConformance(options: RunOptions): Promise<void> {
       junit: options.junit,
       allureDir: options.allureDir,
     });
+    writeMarkdownOutputs(result, options.summaryMd);
     interrupt.reportsWritten(exitCodeOf(result.rules));
     process.stdout.write(consoleSummary(result, { colour: colourWanted(process.stdout) }));
     if (options.reporter === 'github') process.stdout.write(githubAnnotations(result));

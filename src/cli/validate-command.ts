@@ -8,6 +8,7 @@ import { runResult } from '../report/run-result.js';
 import { writeReports } from '../report/write-reports.js';
 import { exitCodeOf, verdictsOf } from '../validate/verdicts.js';
 import { stopOnInterrupt } from './interrupt.js';
+import { writeMarkdownOutputs } from './markdown-outputs.js';
 import { selectedRules } from './rule-selection.js';
 import { withSettings } from './settings.js';
 import { checkReportPlaces, clearPreviousReports } from './writable.js';
@@ -51,6 +52,10 @@ export function validateCommand(yargs: Argv) {
           .option('allure-dir', {
             type: 'string',
             describe: 'Folder of Allure results (default <report-dir>/allure-results)',
+          })
+          .option('summary-md', {
+            type: 'string',
+            describe: 'Write the summary as Markdown here (also appended to $GITHUB_STEP_SUMMARY when set)',
           })
           .example('$0 validate traffic.ndjson', 'judge a proxy recording')
           .example('$0 validate session.har --only checkout.', 'judge the checkout exchanges of a browser HAR'),
@@ -99,6 +104,7 @@ export function validateCommand(yargs: Argv) {
         junit: argv.junit,
         allureDir: argv['allure-dir'],
       });
+      writeMarkdownOutputs(result, argv['summary-md']);
       const skipped = judged.warnings.length;
       process.stderr.write(`${tally.exchanges} exchanges read${skipped ? `, ${skipped} lines skipped` : ''}\n`);
       process.stdout.write(consoleSummary(result, { colour: colourWanted(process.stdout) }));

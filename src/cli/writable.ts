@@ -38,6 +38,7 @@ export interface ReportPlaceOptions {
   'json-report'?: string;
   junit?: string;
   'allure-dir'?: string;
+  'summary-md'?: string;
 }
 
 /** The report folder and any report file given on its own, for run and validate. */
@@ -47,11 +48,12 @@ export function checkReportPlaces(argv: ReportPlaceOptions): void {
   if (argv['json-report']) writableFile(resolve(argv['json-report']), '--json-report');
   if (argv.junit) writableFile(resolve(argv.junit), '--junit');
   if (argv['allure-dir']) writableFolder(resolve(argv['allure-dir']), '--allure-dir');
+  if (argv['summary-md']) writableFile(resolve(argv['summary-md']), '--summary-md');
 }
 
 /**
- * Removes the reports an earlier run left in this run's places (results.json, junit.xml and the
- * Allure files; nothing else): a run that is interrupted or cannot be made then leaves no report,
+ * Removes the reports an earlier run left in this run's places (results.json, junit.xml, the
+ * Allure files and the Markdown summary; nothing else): a run that is interrupted or cannot be made then leaves no report,
  * rather than the last run's posing as its own.
  */
 export function clearPreviousReports(argv: ReportPlaceOptions): void {
@@ -59,4 +61,5 @@ export function clearPreviousReports(argv: ReportPlaceOptions): void {
   rmSync(resolve(argv['json-report'] ?? join(reportDir, 'results.json')), { force: true });
   rmSync(resolve(argv.junit ?? join(reportDir, 'junit.xml')), { force: true });
   clearAllureResults(resolve(argv['allure-dir'] ?? join(reportDir, 'allure-results')));
+  if (argv['summary-md']) rmSync(resolve(argv['summary-md']), { force: true });
 }

@@ -58,11 +58,25 @@ describe('an interrupted run', () => {
       writeFileSync(join(reports, 'junit.xml'), '<testsuites/>');
       writeFileSync(join(reports, 'allure-results', '0b6c3f4e-3f7a-4a8e-9d2c-1a2b3c4d5e6f-result.json'), '{}');
       writeFileSync(join(reports, 'notes.txt'), 'mine');
+      writeFileSync(join(reports, 'summary.md'), '### print-conformance: ✅');
 
-      const child = spawn(process.execPath, [BIN, '--base-url', service.baseUrl, '--report-dir', reports, '--quiet'], {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        [
+          BIN,
+          '--base-url',
+          service.baseUrl,
+          '--report-dir',
+          reports,
+          '--summary-md',
+          join(reports, 'summary.md'),
+          '--quiet',
+        ],
+        {
+          cwd: ROOT,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk) => {
