@@ -5,12 +5,14 @@ import { UsageError } from '../findings/usage-error.js';
 import { STDIN } from '../recording/read-exchanges.js';
 import { mergeCommand } from './merge-command.js';
 import { openapiCommand } from './openapi-command.js';
+import { commandSpecs, type OptionSpec } from './option-specs.js';
 import { proxyCommand } from './proxy-command.js';
 import { reportCommand } from './report-command.js';
 import { rulesCommand } from './rules-command.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
-import { CONFIG_FILE, loadSettings } from './settings.js';
+import { CONFIG_FILE, checkConfigFile, loadSettings } from './settings.js';
+import { unknownArguments } from './unknown-arguments.js';
 import { validateCommand } from './validate-command.js';
 
 // Exit codes are a contract (CLI.md): 0 every rule held, 1 a rule failed, 2 the run could not be
@@ -25,14 +27,17 @@ function fail(message: string, error?: unknown): never {
   process.exit(2);
 }
 
+const args = hideBin(process.argv);
 try {
-  loadSettings(hideBin(process.argv));
+  loadSettings(args);
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));
 }
 
+// Every command's options, learnt before parsing (yargs then enters the command's own context).
+let specs = new Map<string, OptionSpec>();
+
 // `validate -` reads standard input; yargs would drop a lone "-", so it is named as a path first.
-const args = hideBin(process.argv);
 const command = args.find((arg) => !arg.startsWith('-'));
 const cli = yargs(command === 'validate' ? args.map((arg) => (arg === '-' ? STDIN : arg)) : args)
   .scriptName('print-conformance')
@@ -40,6 +45,8 @@ const cli = yargs(command === 'validate' ? args.map((arg) => (arg === '-' ? STDI
     '$0 [command] [options]\n\nChecks that a print ordering service speaks its checkout and upload interface exactly as described.',
   )
   .version(TOOL_VERSION)
+  // yargs would speak the system's language; every other line of the tool is English.
+  .locale('en')
   .option('debug', { type: 'boolean', describe: 'Print stack traces of unexpected errors', global: true })
   .option('config', {
     type: 'string',
@@ -47,7 +54,7 @@ const cli = yargs(command === 'validate' ? args.map((arg) => (arg === '-' ? STDI
     describe: `JSON file of option values (default: the nearest ${CONFIG_FILE} upward)`,
   })
   .epilogue(
-    `Every option can also come from the environment, as PRINT_CONFORMANCE_<COMMAND>_<OPTION> or (for all commands but serve) PRINT_CONFORMANCE_<OPTION>, e.g. PRINT_CONFORMANCE_BASE_URL, and from a config file (--config, or the nearest ${CONFIG_FILE} upward). The command line wins over the environment, which wins over the file.\n\nExit codes: 0 every must rule held (with --strict, every should rule too), 1 a rule failed, 2 the run could not be made or is incomplete (a bad option, an unreachable service, a file that cannot be read or written); one line on stderr says why.`,
+    `Every option can also come from the environment, as PRINT_CONFORMANCE_<COMMAND>_<OPTION> or (for all commands but serve) PRINT_CONFORMANCE_<OPTION>, e.g. PRINT_CONFORMANCE_BASE_URL, and from a config file (--config, or the nearest ${CONFIG_FILE} upward). The command line wins over the environment, which wins over the file.\n\nExit codes: 0 every selected must rule was tested and held (with --strict, every should rule too), 1 a rule failed or a selected must rule could not be tested (untested), 2 the run could not be made or is incomplete (a bad option, an unreachable service, every request refused with 401/403, a file that cannot be read or written, an interrupt); one line on stderr says why.`,
   )
   .strict()
   .recommendCommands()
@@ -57,7 +64,7 @@ const cli = yargs(command === 'validate' ? args.map((arg) => (arg === '-' ? STDI
   .fail((message, error) => {
     // yargs' own complaints (unknown option, missing value) come without an error object.
     if (error) fail(error.message, error instanceof UsageError ? undefined : error);
-    fail(`${message}; see --help`);
+    fail(`${unknownArguments(message, args, specs) ?? message}; see --help`);
   });
 
 runCommand(cli);
@@ -68,6 +75,13 @@ proxyCommand(cli);
 validateCommand(cli);
 mergeCommand(cli);
 reportCommand(cli);
+
+try {
+  specs = commandSpecs(cli);
+  checkConfigFile(specs);
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error), error);
+}
 
 try {
   await cli.parseAsync();

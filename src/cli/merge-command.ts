@@ -10,6 +10,7 @@ import { runResult } from '../report/run-result.js';
 import { writeReports } from '../report/write-reports.js';
 import { mergeTallies, tallyOfResult } from '../validate/tally.js';
 import { contextFromJson, exitCodeOf, verdictsOf } from '../validate/verdicts.js';
+import { writeMarkdownOutputs } from './markdown-outputs.js';
 import { withSettings } from './settings.js';
 import { checkReportPlaces } from './writable.js';
 
@@ -60,6 +61,10 @@ export function mergeCommand(yargs: Argv) {
           .option('json-report', { type: 'string', describe: 'Path of the merged JSON report' })
           .option('junit', { type: 'string', describe: 'Path of the merged JUnit report' })
           .option('allure-dir', { type: 'string', describe: 'Folder of the merged Allure results' })
+          .option('summary-md', {
+            type: 'string',
+            describe: 'Also write the merged summary as Markdown to this file (and to $GITHUB_STEP_SUMMARY when set)',
+          })
           .option('reporter', {
             choices: ['console', 'github'] as const,
             default: 'console' as const,
@@ -77,6 +82,7 @@ export function mergeCommand(yargs: Argv) {
         junit: argv.junit,
         allureDir: argv['allure-dir'],
       });
+      writeMarkdownOutputs(result, argv['summary-md']);
       process.stdout.write(consoleSummary(result));
       if (argv.reporter === 'github') process.stdout.write(githubAnnotations(result));
       process.exitCode = exitCodeOf(result.rules);

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { DEFAULT_BASE_URL, openApiDocument } from '../contract/openapi.js';
+import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
 import { absoluteUrl } from './base-url.js';
 import { withSettings } from './settings.js';
@@ -31,9 +32,7 @@ export function openapiCommand(yargs: Argv) {
       try {
         writeFileSync(argv.output, text);
       } catch (error) {
-        throw new UsageError(
-          `cannot write ${argv.output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-        );
+        throw new UsageError(`cannot write ${argv.output}: ${fileProblem(error)}`);
       }
     },
   );

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
 import { withSettings } from './settings.js';
@@ -13,22 +13,28 @@ export function reportCommand(yargs: Argv) {
         y
           .positional('results', {
             type: 'string',
-            default: 'reports/allure-results',
-            describe: 'Folder of Allure results',
+            describe: 'Folder of Allure results (default: <allure-dir>, else <report-dir>/allure-results)',
           })
+          .option('report-dir', {
+            type: 'string',
+            default: 'reports',
+            describe: 'The report folder run and validate wrote to',
+          })
+          .option('allure-dir', { type: 'string', describe: 'The folder of Allure results run and validate wrote' })
           .option('output', {
             alias: 'o',
             type: 'string',
-            default: 'reports/allure-report',
-            describe: 'Folder to write index.html to',
+            describe: 'Folder to write index.html to (default <report-dir>/allure-report)',
           })
           .option('name', { type: 'string', default: 'print-conformance', describe: 'Title of the report' })
           .example('$0 && $0 report', 'run the suite, then write reports/allure-report/index.html'),
         'report',
       ),
     async (argv) => {
-      const resultsDir = resolve(argv.results);
-      const outputDir = resolve(argv.output);
+      // The same places run and validate write to, from the same options, file and environment.
+      const reportDir = resolve(argv['report-dir']);
+      const resultsDir = resolve(argv.results ?? argv['allure-dir'] ?? join(reportDir, 'allure-results'));
+      const outputDir = resolve(argv.output ?? join(reportDir, 'allure-report'));
       // The generator is loaded only for this command.
       const { hasAllureResults, writeHtmlReport } = await import('../report/html-report.js');
       if (!hasAllureResults(resultsDir))

@@ -72,6 +72,10 @@ export function runCommand(yargs: Argv) {
             type: 'string',
             describe: 'Folder of Allure results (default <report-dir>/allure-results)',
           })
+          .option('summary-md', {
+            type: 'string',
+            describe: 'Write the summary as Markdown here (also appended to $GITHUB_STEP_SUMMARY when set)',
+          })
           .option('reporter', {
             choices: ['console', 'github'] as const,
             default: 'console' as const,
@@ -108,6 +112,7 @@ export function runCommand(yargs: Argv) {
         jsonReport: argv['json-report'],
         junit: argv.junit,
         allureDir: argv['allure-dir'],
+        summaryMd: argv['summary-md'],
         reporter: argv.reporter,
         quiet: argv.quiet,
       });

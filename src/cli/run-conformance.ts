@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { TOOL_VERSION } from '../contract/package-root.js';
 import { RULES, type RuleId } from '../contract/rules.js';
+import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
 import { redactText } from '../http/redact.js';
 import { type Format, type SuiteConfig, suiteContext } from '../probes/index.js';
 import type { SampleType } from '../probes/sample-files.js';
+import { colourWanted } from '../report/colour.js';
 import { consoleSummary } from '../report/console-summary.js';
 import { githubAnnotations } from '../report/github-annotations.js';
 import { runResult } from '../report/run-result.js';
@@ -15,9 +17,11 @@ import { emptyTally, type TallyData } from '../validate/tally.js';
 import { exitCodeOf } from '../validate/verdicts.js';
 import { absoluteUrl, baseUrlOf } from './base-url.js';
 import { parseByteSize } from './byte-size.js';
+import { stopOnInterrupt } from './interrupt.js';
+import { writeMarkdownOutputs } from './markdown-outputs.js';
 import { numberOption } from './number-option.js';
 import { optionList, selectedRules } from './rule-selection.js';
-import { checkReportPlaces } from './writable.js';
+import { checkReportPlaces, clearPreviousReports } from './writable.js';
 
 // The use case behind `print-conformance run`: find the URLs, probe the service through the
 // vitest suite, and write every report from the one set of verdicts.
@@ -44,6 +48,7 @@ export interface RunOptions {
   jsonReport?: string;
   junit?: string;
   allureDir?: string;
+  summaryMd?: string;
   reporter: 'console' | 'github';
   quiet: boolean;
 }
@@ -60,13 +65,18 @@ function parseHeaders(values: string[]): Record<string, string> {
 
 function readOrderBody(file: string | undefined): string | undefined {
   if (!file) return undefined;
+  let body: string;
   try {
-    const body = readFileSync(resolve(file), 'utf8');
-    JSON.parse(body);
-    return body;
+    body = readFileSync(resolve(file), 'utf8');
   } catch (error) {
-    throw new UsageError(`--order-body ${file}: ${(error as Error).message}`);
+    throw new UsageError(`--order-body ${file}: ${fileProblem(error)}`);
   }
+  try {
+    JSON.parse(body);
+  } catch (error) {
+    throw new UsageError(`--order-body ${file}: not JSON (${(error as Error).message})`);
+  }
+  return body;
 }
 
 /** Every answer the probes got was a 401 or 403: the run showed the credentials, not the service. */
@@ -85,12 +95,14 @@ export async function runConformance(options: RunOptions): Promise<void> {
   const formats: Format[] = options.format === 'both' ? ['json', 'xml'] : [options.format];
   const timeoutMs = numberOption(options.timeout, '--timeout', 0.001) * 1000;
   const uploadSize = options.uploadSize ? parseByteSize(options.uploadSize, '--upload-size') : undefined;
-  checkReportPlaces({
+  const places = {
     'report-dir': options.reportDir,
     'json-report': options.jsonReport,
     junit: options.junit,
     'allure-dir': options.allureDir,
-  });
+    'summary-md': options.summaryMd,
+  };
+  checkReportPlaces(places);
 
   const { token, clientId, clientSecret } = options;
   if ((clientId === undefined) !== (clientSecret === undefined))
@@ -112,8 +124,11 @@ export async function runConformance(options: RunOptions): Promise<void> {
     import('../http/discover.js'),
     import('../probes/probe-run.js'),
   ]);
-  const reference = givenBase ? undefined : await startReferenceService();
+  clearPreviousReports(places);
+  const interrupt = stopOnInterrupt('run', options.reportDir);
+  let reference: Awaited<ReturnType<typeof startReferenceService>> | undefined;
   try {
+    if (!givenBase) reference = await startReferenceService();
     const baseUrl = givenBase ?? (reference?.baseUrl as string);
     const preflightExchanges: Exchange[] = [];
     if (clientId && clientSecret) {
@@ -182,10 +197,13 @@ export async function runConformance(options: RunOptions): Promise<void> {
       junit: options.junit,
       allureDir: options.allureDir,
     });
-    process.stdout.write(consoleSummary(result));
+    writeMarkdownOutputs(result, options.summaryMd);
+    interrupt.reportsWritten(exitCodeOf(result.rules));
+    process.stdout.write(consoleSummary(result, { colour: colourWanted(process.stdout) }));
     if (options.reporter === 'github') process.stdout.write(githubAnnotations(result));
     process.exitCode = exitCodeOf(result.rules);
   } finally {
     await reference?.close();
+    interrupt.release();
   }
 }

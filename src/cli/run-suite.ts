@@ -26,13 +26,18 @@ const MARK: Record<RuleResult['status'], string> = {
   observed: '·',
 };
 
+/** Rules left out by --only/--skip are not news; every other rule not judged says why. */
+const NOT_SELECTED = 'not selected (--only/--skip)';
+
 function progressReporter(write: (line: string) => void): Reporter {
   return {
     onTestCaseResult(testCase: TestCase) {
       const verdict = testCase.meta().verdict;
-      if (!verdict || verdict.status === 'skipped') return;
+      if (!verdict || verdict.reason === NOT_SELECTED) return;
       const warning = verdict.status === 'failed' && !verdict.failsRun;
-      write(`${warning ? '!' : MARK[verdict.status]} ${testCase.name}`);
+      const why =
+        verdict.status === 'skipped' || verdict.status === 'untested' ? `: ${verdict.reason || 'no reason given'}` : '';
+      write(`${warning ? '!' : MARK[verdict.status]} ${testCase.name}${why}`);
     },
   };
 }

@@ -1,7 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
+import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
+import { type ConfigContents, type ConfigEntry, checkConfig } from './config-check.js';
+import { type OptionSpec, specOf } from './option-specs.js';
 
 // Options come from four places. Highest first:
 //   1. the command line;
@@ -34,12 +37,6 @@ const PATH_OPTIONS = new Set([
 
 type Values = Record<string, unknown>;
 
-interface ConfigFile {
-  path: string;
-  top: Values;
-  sections: Partial<Record<string, Values>>;
-}
-
 const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 const envName = (option: string) => option.toUpperCase().replace(/-/g, '_');
 
@@ -58,29 +55,38 @@ export function findConfigFile(args: string[], cwd: string): string | undefined 
   }
 }
 
-function readConfigFile(path: string): ConfigFile {
+function entriesOf(values: Values): ConfigEntry[] {
+  return Object.entries(values).map(([key, value]) => ({ key, name: kebab(key), value }));
+}
+
+function readConfigFile(path: string): ConfigContents {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`config file ${path}: ${fileProblem(error)}`);
+  }
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(path, 'utf8'));
+    data = JSON.parse(text);
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new UsageError(`config file ${path}: ${reason}`);
+    throw new UsageError(`config file ${path}: not JSON (${(error as Error).message})`);
   }
   if (!data || typeof data !== 'object' || Array.isArray(data))
     throw new UsageError(`config file ${path}: must hold one JSON object`);
-  const top: Values = {};
-  const sections: ConfigFile['sections'] = {};
+  const top: ConfigEntry[] = [];
+  const sections: ConfigContents['sections'] = {};
   for (const [key, value] of Object.entries(data as Values)) {
     if ((COMMANDS as readonly string[]).includes(key)) {
       if (!value || typeof value !== 'object' || Array.isArray(value))
         throw new UsageError(`config file ${path}: "${key}" must be an object of ${key}'s options`);
-      sections[key] = Object.fromEntries(Object.entries(value as Values).map(([name, v]) => [kebab(name), v]));
-    } else if (key !== '$schema') top[kebab(key)] = value;
+      sections[key] = entriesOf(value as Values);
+    } else if (key !== '$schema') top.push({ key, name: kebab(key), value });
   }
   return { path, top, sections };
 }
 
-let config: ConfigFile | undefined;
+let config: ConfigContents | undefined;
 
 /** Reads the config file once, before the commands are built. */
 export function loadSettings(args: string[], cwd = process.cwd()): string | undefined {
@@ -89,16 +95,22 @@ export function loadSettings(args: string[], cwd = process.cwd()): string | unde
   return path;
 }
 
-function fromPlace(values: Values, known: Set<string>, baseFolder: string | undefined): Values {
+/** Refuses a config file with a key no command knows or a value of the wrong type. */
+export function checkConfigFile(specs: Map<string, OptionSpec>): void {
+  if (config) checkConfig(config, specs);
+}
+
+function fromPlace(entries: ConfigEntry[], spec: OptionSpec, baseFolder: string | undefined): Values {
   const out: Values = {};
-  for (const [name, value] of Object.entries(values)) {
-    if (!known.has(name)) continue;
-    out[name] =
-      baseFolder && PATH_OPTIONS.has(name)
-        ? Array.isArray(value)
-          ? value.map((item) => resolve(baseFolder, String(item)))
-          : resolve(baseFolder, String(value))
-        : value;
+  for (const { name, value } of entries) {
+    if (!spec.names.has(name)) continue;
+    if (baseFolder && PATH_OPTIONS.has(name))
+      out[name] = Array.isArray(value)
+        ? value.map((item) => resolve(baseFolder, String(item)))
+        : resolve(baseFolder, String(value));
+    // A number given for a text option ("orderId": 123) is the text of that number.
+    else if (typeof value === 'number' && !spec.number.has(name)) out[name] = String(value);
+    else out[name] = value;
   }
   return out;
 }
@@ -119,21 +131,13 @@ function fromEnvironment(command: string, known: Set<string>, env: NodeJS.Proces
  * command line says. Call at the end of the command's builder, once its options are declared.
  */
 export function withSettings<T>(y: Argv<T>, command: (typeof COMMANDS)[number], env = process.env): Argv<T> {
-  // getOptions is public at run time but missing from yargs' type declarations.
-  const declared = (y as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key;
-  const known = new Set(Object.keys(declared).map(kebab));
-  for (const internal of ['help', 'version', 'debug', 'config', '$0', '_']) known.delete(internal);
-  const section = config?.sections[command] ?? {};
-  const unknown = Object.keys(section).filter((name) => !known.has(name));
-  if (config && unknown.length > 0)
-    throw new UsageError(
-      `config file ${config.path}: ${command} has no option ${unknown.map((n) => `"${n}"`).join(', ')}`,
-    );
+  const spec = specOf(y as Argv<unknown>);
   const base = config ? dirname(config.path) : undefined;
+  // The file's keys were checked against every command's options by checkConfigFile.
   const values: Values = {
-    ...(command === 'serve' ? {} : fromPlace(config?.top ?? {}, known, base)),
-    ...fromPlace(section, known, base),
-    ...fromEnvironment(command, known, env),
+    ...(command === 'serve' ? {} : fromPlace(config?.top ?? [], spec, base)),
+    ...fromPlace(config?.sections[command] ?? [], spec, base),
+    ...fromEnvironment(command, spec.names, env),
   };
   return Object.keys(values).length > 0 ? y.config(values) : y;
 }

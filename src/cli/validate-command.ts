@@ -1,14 +1,17 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
 import { judgeRecordings } from '../recording/judge-recordings.js';
+import { colourWanted } from '../report/colour.js';
 import { consoleSummary } from '../report/console-summary.js';
 import { githubAnnotations } from '../report/github-annotations.js';
 import { runResult } from '../report/run-result.js';
 import { writeReports } from '../report/write-reports.js';
 import { exitCodeOf, type VerdictContext, verdictsOf } from '../validate/verdicts.js';
+import { stopOnInterrupt } from './interrupt.js';
+import { writeMarkdownOutputs } from './markdown-outputs.js';
 import { selectedRules } from './rule-selection.js';
 import { withSettings } from './settings.js';
-import { checkReportPlaces } from './writable.js';
+import { checkReportPlaces, clearPreviousReports } from './writable.js';
 
 /** --shard K/N as numbers, 1 ≤ K ≤ N. */
 function shardOf(value: string | undefined): { index: number; count: number } | undefined {
@@ -66,6 +69,10 @@ export function validateCommand(yargs: Argv) {
             type: 'string',
             describe: 'Folder of Allure results (default <report-dir>/allure-results)',
           })
+          .option('summary-md', {
+            type: 'string',
+            describe: 'Write the summary as Markdown here (also appended to $GITHUB_STEP_SUMMARY when set)',
+          })
           .example('$0 validate traffic.ndjson', 'judge a proxy recording')
           .example('$0 validate session.har --only checkout.', 'judge the checkout exchanges of a browser HAR'),
         'validate',
@@ -85,7 +92,11 @@ export function validateCommand(yargs: Argv) {
         ? (lines: number) => process.stderr.write(`${lines} lines read…\n`)
         : undefined;
       const shard = shardOf(argv.shard);
-      const judged = await judgeRecordings(files, { jobs, progress, ...(shard ? { shard } : {}) });
+      clearPreviousReports(argv);
+      const interrupt = stopOnInterrupt('validate', argv['report-dir']);
+      const judged = await judgeRecordings(files, { jobs, progress, ...(shard ? { shard } : {}) }).finally(() =>
+        interrupt.release(),
+      );
       const { tally } = judged;
       for (const warning of judged.warnings.slice(0, SHOWN_WARNINGS))
         process.stderr.write(`warning: ${files[warning.at.file]}: ${warning.message}\n`);
@@ -113,9 +124,10 @@ export function validateCommand(yargs: Argv) {
         junit: argv.junit,
         allureDir: argv['allure-dir'],
       });
+      writeMarkdownOutputs(result, argv['summary-md']);
       const skipped = judged.warnings.length;
       process.stderr.write(`${tally.exchanges} exchanges read${skipped ? `, ${skipped} lines skipped` : ''}\n`);
-      process.stdout.write(consoleSummary(result));
+      process.stdout.write(consoleSummary(result, { colour: colourWanted(process.stdout) }));
       if (argv.reporter === 'github') process.stdout.write(githubAnnotations(result));
       process.exitCode = exitCodeOf(result.rules);
     },

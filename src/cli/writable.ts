@@ -1,11 +1,11 @@
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { accessSync, constants, mkdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
+import { clearAllureResults } from '../report/clear-allure-results.js';
 
 // Output places are checked before any work starts: a run of minutes must not end in "cannot
 // write", and a tool's stack trace is no answer to a typo in a path.
-
-const why = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 
 /** Creates the folder if needed; a usage error when it cannot be made or written. */
 export function writableFolder(folder: string, option: string): void {
@@ -13,7 +13,7 @@ export function writableFolder(folder: string, option: string): void {
     mkdirSync(folder, { recursive: true });
     accessSync(folder, constants.W_OK);
   } catch (error) {
-    throw new UsageError(`${option} ${folder}: cannot write there (${why(error)})`);
+    throw new UsageError(`${option} ${folder}: cannot write there (${fileProblem(error)})`);
   }
 }
 
@@ -28,20 +28,38 @@ export function writableFile(file: string, option: string): void {
     if (statSync(file).isDirectory()) throw new UsageError(`${option} ${file} is a folder`);
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`${option} ${file}: ${why(error)}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new UsageError(`${option} ${file}: ${fileProblem(error)}`);
   }
 }
 
-/** The report folder and any report file given on its own, for run and validate. */
-export function checkReportPlaces(argv: {
+export interface ReportPlaceOptions {
   'report-dir': string;
   'json-report'?: string;
   junit?: string;
   'allure-dir'?: string;
-}): void {
+  'summary-md'?: string;
+}
+
+/** The report folder and any report file given on its own, for run and validate. */
+export function checkReportPlaces(argv: ReportPlaceOptions): void {
   const reportDir = resolve(argv['report-dir']);
   writableFolder(reportDir, '--report-dir');
   if (argv['json-report']) writableFile(resolve(argv['json-report']), '--json-report');
   if (argv.junit) writableFile(resolve(argv.junit), '--junit');
   if (argv['allure-dir']) writableFolder(resolve(argv['allure-dir']), '--allure-dir');
+  if (argv['summary-md']) writableFile(resolve(argv['summary-md']), '--summary-md');
+}
+
+/**
+ * Removes the reports an earlier run left in this run's places (results.json, junit.xml, the
+ * Allure files and the Markdown summary; nothing else): a run that is interrupted or cannot be made then leaves no report,
+ * rather than the last run's posing as its own.
+ */
+export function clearPreviousReports(argv: ReportPlaceOptions): void {
+  const reportDir = resolve(argv['report-dir']);
+  rmSync(resolve(argv['json-report'] ?? join(reportDir, 'results.json')), { force: true });
+  rmSync(resolve(argv.junit ?? join(reportDir, 'junit.xml')), { force: true });
+  clearAllureResults(resolve(argv['allure-dir'] ?? join(reportDir, 'allure-results')));
+  if (argv['summary-md']) rmSync(resolve(argv['summary-md']), { force: true });
 }

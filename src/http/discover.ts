@@ -1,5 +1,6 @@
 import { UsageError } from '../findings/usage-error.js';
 import type { Exchange } from '../validate/exchange.js';
+import { BASE_URL_HINT, saysNothingHere } from './base-url-hint.js';
 import { redactText } from './redact.js';
 import { send } from './send.js';
 
@@ -48,6 +49,17 @@ function urlsOfOrder(order: OrderShape) {
   return { checkoutUrl, uploadUrls };
 }
 
+/** What a refused orders request most likely means, and what to change. */
+function whatToDo(status: number, options: DiscoveryOptions): string {
+  if (status === 401 || status === 403) return 'check the credentials (--token, --client-id/--client-secret, --header)';
+  if (saysNothingHere(status))
+    return options.orderId ? `no order ${options.orderId} there, or ${BASE_URL_HINT}` : BASE_URL_HINT;
+  if (status >= 500) return 'the service failed; try again, or give --checkout-url and --upload-url';
+  return options.orderId
+    ? 'give --checkout-url and --upload-url'
+    : 'the order was refused: fix it with --order-body FILE, or give --checkout-url and --upload-url';
+}
+
 export async function discoverUrls(options: DiscoveryOptions): Promise<DiscoveredUrls> {
   const exchanges: Exchange[] = [];
   const given = {
@@ -87,9 +99,7 @@ export async function discoverUrls(options: DiscoveryOptions): Promise<Discovere
   const text = exchange.response.body?.text ?? '';
   if (status < 200 || status > 299) {
     const detail = scrub(text.replace(/\s+/g, ' ').slice(0, 200));
-    throw new UsageError(
-      `${what} answered ${status}${detail ? `: ${detail}` : ''}; give --checkout-url and --upload-url, or fix the order or credentials`,
-    );
+    throw new UsageError(`${what} answered ${status}${detail ? ` (${detail})` : ''}: ${whatToDo(status, options)}`);
   }
   let order: OrderShape;
   try {

@@ -1,5 +1,6 @@
 import { UsageError } from '../findings/usage-error.js';
 import type { Exchange } from '../validate/exchange.js';
+import { BASE_URL_HINT, saysNothingHere } from './base-url-hint.js';
 import { send } from './send.js';
 
 /** OAuth 2.0 client credentials against {base}/oauth, as the real service issues tokens. */
@@ -34,6 +35,7 @@ export async function clientCredentialsToken(
   } catch {
     token = undefined;
   }
+  if (saysNothingHere(status)) throw new UsageError(`POST ${url} answered ${status}: ${BASE_URL_HINT}`);
   if (status !== 200 || typeof token !== 'string') {
     throw new UsageError(
       `POST ${url} answered ${status} without an access_token; check --client-id and --client-secret`,

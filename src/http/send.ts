@@ -3,6 +3,7 @@ import { type Dispatcher, request as undiciRequest } from 'undici';
 import { isTextualMediaType } from '../validate/document.js';
 import { decodeText, type Exchange, type Headers, type RecordedBody } from '../validate/exchange.js';
 import { MAGIC_LENGTH } from '../validate/magic.js';
+import { transportErrorText } from './transport-error.js';
 
 // The suite's one way to speak to a service: every call comes back as an Exchange, so the core
 // judges exactly what went over the wire.
@@ -104,8 +105,7 @@ export async function send(outgoing: Outgoing, dispatcher?: Dispatcher, timeoutM
       body: await readAnswer(answer.body, responseHeaders['content-type']),
     };
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code;
-    exchange.error = `${(error as Error).message}${cause ? ` (${cause})` : ''}`;
+    exchange.error = transportErrorText(error, outgoing.url, timeoutMs);
   }
   exchange.durationMs = Math.round(performance.now() - started);
   return exchange;

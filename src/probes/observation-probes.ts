@@ -6,6 +6,7 @@ import { bodyText, type Exchange, endpointOf, header } from '../validate/exchang
 import { parseXml } from '../validate/xml.js';
 import type { ProbeRun } from './probe-run.js';
 import { SAMPLE_FILES } from './sample-files.js';
+import { uploadProgress } from './upload-progress.js';
 
 // What the description leaves open, recorded for the report's service profile; never a verdict.
 
@@ -94,6 +95,7 @@ export async function probeObservations(run: ProbeRun): Promise<void> {
   if (run.config.uploadSize && uploadUrl && !run.config.readOnly) {
     const size = run.config.uploadSize;
     const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    const meter = uploadProgress({ total: size, write: run.progress, enabled: Boolean(process.stderr.isTTY) });
     let sent = 0;
     const body = new Readable({
       read() {
@@ -103,6 +105,7 @@ export async function probeObservations(run: ProbeRun): Promise<void> {
           sent === 0 ? Buffer.concat([SAMPLE_FILES.pdf.subarray(0, 9), chunk.subarray(9, n)]) : chunk.subarray(0, n),
         );
         sent += n;
+        meter.sent(n);
       },
     });
     const headers = {
@@ -135,6 +138,8 @@ export async function probeObservations(run: ProbeRun): Promise<void> {
     } catch (error) {
       exchange.error = (error as Error).message;
       run.observe('observe.large-upload', `${size} bytes`, { error: (error as Error).message });
+    } finally {
+      meter.stop();
     }
     run.record(exchange, { format: 'any' });
   }

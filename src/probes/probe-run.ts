@@ -29,7 +29,7 @@ export class ProbeRun {
 
   constructor(
     readonly config: SuiteConfig,
-    private readonly progress: (line: string) => void = () => {},
+    readonly progress: (line: string) => void = () => {},
   ) {}
 
   summarise(exchange: Exchange, violation?: Violation): ExchangeSummary {

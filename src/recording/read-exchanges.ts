@@ -1,5 +1,6 @@
 import { createReadStream, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
 import { type LineBatch, LineSplitter } from './line-splitter.js';
 
@@ -30,8 +31,7 @@ export const recordingName = (file: string) => (isStdin(file) ? 'standard input'
 
 function unreadable(file: string, error: unknown): UsageError {
   if (error instanceof UsageError) return error;
-  const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-  return new UsageError(`cannot read ${recordingName(file)}: ${reason}`);
+  return new UsageError(`cannot read ${recordingName(file)}: ${fileProblem(error)}`);
 }
 
 /**

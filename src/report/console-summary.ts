@@ -1,6 +1,8 @@
 import type { RuleResult, RunResult } from '../findings/types.js';
+import { type Paint, painter, type Style } from './colour.js';
 import { failureDetail } from './failure-detail.js';
 import { exchangeLine } from './failure-text.js';
+import { profileLines } from './profile-lines.js';
 
 // The table a person reads at the end of a run: each rule, its verdict, the formats and evidence
 // behind it, and for a failure the request that showed it and what came back, trimmed to a few
@@ -14,6 +16,19 @@ function mark(rule: RuleResult): string {
   return { passed: 'pass', skipped: 'skip', observed: 'seen' }[rule.status];
 }
 
+/** The verdict word's colour: red fails the run, yellow warns, green held. */
+function styleOf(rule: RuleResult): Style {
+  if (rule.failsRun) return 'red';
+  if (rule.status === 'failed' || rule.status === 'untested') return 'yellow';
+  return { passed: 'green', skipped: 'dim', observed: 'cyan' }[rule.status] as Style;
+}
+
+/** Every rule not judged says why, even when the verdict came without a reason. */
+function reasonOf(rule: RuleResult): string {
+  if (rule.reason) return rule.reason;
+  return rule.status === 'skipped' ? 'not judged in this run' : 'no exchange could test it';
+}
+
 function oneLine(text: string | undefined, max = 160): string {
   if (!text) return '';
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -21,7 +36,7 @@ function oneLine(text: string | undefined, max = 160): string {
 }
 
 function note(rule: RuleResult): string {
-  if (rule.status === 'skipped' || rule.status === 'untested') return rule.reason ?? '';
+  if (rule.status === 'skipped' || rule.status === 'untested') return reasonOf(rule);
   return rule.formats
     .map((f) => `${f.format === 'any' ? '' : `${f.format} `}${f.evidence}`)
     .join(', ')
@@ -44,25 +59,30 @@ function failureLines(rule: RuleResult): string[] {
   return lines;
 }
 
-export function consoleSummary(result: RunResult): string {
+export interface ConsoleOptions {
+  /** Colour the verdict words (see colourWanted). */
+  colour?: boolean;
+}
+
+export function consoleSummary(result: RunResult, options: ConsoleOptions = {}): string {
+  const paint: Paint = painter(options.colour ?? false);
   const shown = result.rules.filter((rule) => rule.reason !== NOT_SELECTED);
   const width = Math.max(4, ...shown.map((r) => r.id.length));
-  const lines = [`${'VERDICT '.padEnd(9)} ${'RULE'.padEnd(width)}  ${'SEVERITY'}  EVIDENCE / REASON`];
+  const lines = [paint('bold', `${'VERDICT '.padEnd(9)} ${'RULE'.padEnd(width)}  ${'SEVERITY'}  EVIDENCE / REASON`)];
   for (const rule of shown) {
-    lines.push(`${mark(rule).padEnd(9)} ${rule.id.padEnd(width)}  ${rule.severity.padEnd(8)}  ${note(rule)}`);
+    const verdict = paint(styleOf(rule), mark(rule).padEnd(9));
+    lines.push(`${verdict} ${rule.id.padEnd(width)}  ${rule.severity.padEnd(8)}  ${note(rule)}`);
     if (rule.status === 'failed') lines.push(...failureLines(rule));
   }
   const unselected = result.rules.length - shown.length;
   if (unselected > 0) lines.push(`(${unselected} rules not selected by --only/--skip)`);
-  const profile = Object.entries(result.profile);
-  if (profile.length > 0) {
-    lines.push('', 'Service profile (where the description is silent):');
-    for (const [id, value] of profile) lines.push(`  ${id}: ${oneLine(JSON.stringify(value), 300)}`);
-  }
+  const profile = profileLines(result.profile);
+  if (profile.length > 0) lines.push('', 'Service profile (where the description is silent):', ...profile);
   const { passed, failed, warnings, untested, skipped } = result.summary;
+  const count = (n: number, word: string, style: Style) => (n > 0 ? paint(style, `${n} ${word}`) : `${n} ${word}`);
   lines.push(
     '',
-    `${passed} passed, ${failed} failed, ${warnings} warnings, ${untested} untested, ${skipped} skipped — ${result.target} in ${(result.durationMs / 1000).toFixed(1)} s`,
+    `${count(passed, 'passed', 'green')}, ${count(failed, 'failed', 'red')}, ${count(warnings, 'warnings', 'yellow')}, ${count(untested, 'untested', 'yellow')}, ${skipped} skipped — ${result.target} in ${(result.durationMs / 1000).toFixed(1)} s`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -34,23 +34,32 @@ function project(config: object): { root: string; deep: string } {
 
 describe('settings', () => {
   it('finds the config file upward, applies its command section, and reads its paths from its folder', async () => {
-    const { root, deep } = project({ reportDir: 'from-file', validate: { only: ['checkout.'] } });
+    const { root, deep } = project({ reportDir: 'from-file', validate: { only: ['observe.'] } });
     const result = await runCli(['validate', recording], { cwd: deep });
-    // http.no-server-error is not selected by the file's section: nothing fails.
+    // http.no-server-error is not selected by the file's section: nothing fails (observe rules never do).
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/skip\s+http\.no-server-error .* not selected/);
+    expect(result.stdout).not.toMatch(/http\.no-server-error/);
+    expect(result.stdout).toMatch(/\(\d+ rules not selected by --only\/--skip\)/);
     expect(existsSync(join(root, 'from-file', 'results.json'))).toBe(true);
   });
 
+  it('lets report find and write where run and validate put the reports, by the same reportDir', async () => {
+    const { root, deep } = project({ reportDir: 'from-file' });
+    expect((await runCli(['validate', recording], { cwd: deep })).code).toBe(1);
+    const report = await runCli(['report'], { cwd: deep, timeoutMs: 120_000 });
+    expect(report.stderr).not.toMatch(/print-conformance:/);
+    expect(report.stdout).toBe(`report written to ${join(root, 'from-file', 'allure-report', 'index.html')}\n`);
+  });
+
   it('lets the environment win over the file, and the command line over both', async () => {
-    const { root, deep } = project({ reportDir: 'from-file', only: ['checkout.'] });
+    const { root, deep } = project({ reportDir: 'from-file', only: ['observe.'] });
     const env = { PRINT_CONFORMANCE_REPORT_DIR: join(root, 'from-env'), PRINT_CONFORMANCE_VALIDATE_ONLY: 'http.' };
     const fromEnv = await runCli(['validate', recording], { cwd: deep, env });
     expect(fromEnv.code).toBe(1);
     expect(existsSync(join(root, 'from-env', 'results.json'))).toBe(true);
     expect(existsSync(join(root, 'from-file'))).toBe(false);
     const fromLine = await runCli(
-      ['validate', recording, '--report-dir', join(root, 'from-line'), '--only', 'checkout.'],
+      ['validate', recording, '--report-dir', join(root, 'from-line'), '--only', 'observe.'],
       {
         cwd: deep,
         env,
@@ -90,8 +99,19 @@ describe('settings', () => {
     const cases: [string, RegExp][] = [
       ['{', /^print-conformance: config file \S+: .*JSON/],
       ['[1]', /must hold one JSON object\n$/],
-      ['{"proxy": {"targett": "http://x/"}}', /: proxy has no option "targett"\n$/],
+      ['{"proxy": {"targett": "http://x/"}}', /: proxy has no option "targett"; did you mean "target"\?\n$/],
       ['{"validate": 5}', /"validate" must be an object of validate's options\n$/],
+      // Top-level keys: known to some command, or refused, with the nearest name in the file's spelling.
+      ['{"reportDri": "out"}', /: no option "reportDri"; did you mean "reportDir"\?\n$/],
+      ['{"report-dri": "out"}', /: no option "report-dri"; did you mean "report-dir"\?\n$/],
+      ['{"colour": true}', /: no option "colour"\n$/],
+      ['{"valdate": {"only": ["x."]}}', /: no option "valdate"; did you mean "validate"\?\n$/],
+      // Values of the wrong type are named, whichever command the file is read for.
+      ['{"strict": "yes"}', /: "strict" must be true or false, not "yes"\n$/],
+      ['{"timeout": "30"}', /: "timeout" must be a number, not "30"\n$/],
+      ['{"format": "yaml"}', /: "format" must be one of "json", "xml", "both", not "yaml"\n$/],
+      ['{"baseUrl": ["http://x/"]}', /: "baseUrl" must be one value, not a list\n$/],
+      ['{"validate": {"only": [true]}}', /: "validate.only" must be a string or a list of strings, not true\n$/],
     ];
     for (const [text, message] of cases) {
       const file = join(folder, 'bad.json');
@@ -102,6 +122,32 @@ describe('settings', () => {
       expect(result.stderr.trim().split('\n'), text).toHaveLength(1);
     }
     const missing = await runCli(['rules', '--config', join(folder, 'none.json')]);
-    expect(missing.stderr).toMatch(/^print-conformance: config file \S+none\.json: ENOENT\n$/);
+    expect(missing.stderr).toMatch(/^print-conformance: config file \S+none\.json: no such file\n$/);
+  });
+
+  it('takes a number for a text option and a single value for a list, as the command line would', async () => {
+    const { deep } = project({ orderId: 12, only: 'observe.', serve: { port: 0 } });
+    const result = await runCli(['validate', recording, '--report-dir', join(folder, 'lenient')], { cwd: deep });
+    expect(result.stderr).not.toMatch(/config file/);
+    expect(result.code).toBe(0);
+  });
+
+  it('refuses an unknown option on the command line with the one probably meant', async () => {
+    const cases: [string[], string][] = [
+      [['validate', recording, '--onyl', 'checkout.'], 'validate has no option --onyl (did you mean --only?)'],
+      [['--repot-dir', 'x'], 'run has no option --repot-dir (did you mean --report-dir?)'],
+      [['serve', '--prot', '0'], 'serve has no option --prot (did you mean --port?)'],
+      [['valdate', recording], 'unknown command "valdate" (did you mean "validate"?)'],
+    ];
+    for (const [args, message] of cases) {
+      const result = await runCli(args, { env: { LANG: 'de_DE.UTF-8', LC_ALL: 'de_DE.UTF-8' } });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(new RegExp(`^print-conformance: ${escapeRegExp(message)}`));
+      expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
   });
 });
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

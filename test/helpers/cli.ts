@@ -15,7 +15,15 @@ export interface CliResult {
 function spawnCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv }) {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: options.cwd ?? ROOT,
-    env: { ...process.env, ...options.env },
+    // Colour only when a test asks for it: the summary is matched as plain text. A CI job's own
+    // summary file is no place for the tests' runs.
+    env: {
+      ...process.env,
+      FORCE_COLOR: undefined,
+      NO_COLOR: undefined,
+      GITHUB_STEP_SUMMARY: undefined,
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const printed = { stdout: '', stderr: '' };

@@ -266,12 +266,12 @@ describe('print-conformance run', () => {
       [['--header', 'no-colon'], /^print-conformance: --header "no-colon" is not "Name: value"\n$/],
       [
         ['--order-body', '/nonexistent/order.json'],
-        /^print-conformance: --order-body \/nonexistent\/order\.json: ENOENT/,
+        /^print-conformance: --order-body \/nonexistent\/order\.json: no such file\n$/,
       ],
       [['--timeout', 'abc'], /^print-conformance: --timeout needs a number of at least 0\.001\n$/],
       [
         ['--report-dir', '/etc/hostname/r'],
-        /^print-conformance: --report-dir \/etc\/hostname\/r: cannot write there \(ENOTDIR\)\n$/,
+        /^print-conformance: --report-dir \/etc\/hostname\/r: cannot write there \(a part of its path is not a folder\)\n$/,
       ],
       [['--read-only'], /^print-conformance: --read-only places no order: give --checkout-url or --order-id\n$/],
     ];

@@ -1,0 +1,65 @@
+import type { RuleResult, RunResult } from '../findings/types.js';
+import { exitCodeOf } from '../validate/verdicts.js';
+import { exchangeLine } from './failure-text.js';
+
+// The run as Markdown, for a pull-request comment or a GitHub job summary (--summary-md,
+// $GITHUB_STEP_SUMMARY): the counts and the verdict the exit code gives, then a table of the rules
+// that failed, warned or were untested, with what showed it, then one line for the rest.
+
+const MAX_CELL = 300;
+
+/** Text made safe for one table cell: one line, no pipe that would end the cell, not too long. */
+function cell(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|');
+  return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL)}…` : flat;
+}
+
+function verdictOf(rule: RuleResult): string {
+  if (rule.status === 'failed') return rule.failsRun ? '❌ failed' : '⚠️ warning';
+  return rule.failsRun ? '❌ untested' : '⚠️ untested';
+}
+
+function whyOf(rule: RuleResult): string {
+  if (rule.status === 'untested') return cell(rule.reason ?? 'no exchange could test it');
+  const first = rule.failures[0];
+  if (!first) return '';
+  const format = first.format === 'any' ? '' : `[${first.format}] `;
+  const more = rule.failures.length - 1 + rule.moreFailures;
+  return `${cell(`${format}${first.side}: ${first.message}`)}<br>${cell(exchangeLine(first))}${more > 0 ? ` (and ${more} more)` : ''}`;
+}
+
+/** Rules in the table first: those that fail the run, then warnings, then untested. */
+function rank(rule: RuleResult): number {
+  if (rule.failsRun) return rule.status === 'failed' ? 0 : 1;
+  return rule.status === 'failed' ? 2 : 3;
+}
+
+export function markdownSummary(result: RunResult): string {
+  const { passed, failed, warnings, untested, skipped, observed } = result.summary;
+  const exitCode = exitCodeOf(result.rules);
+  const failing = result.rules.filter((r) => r.failsRun).length;
+  const verdict =
+    exitCode === 0
+      ? '✅ every selected rule that decides the run was tested and held'
+      : failing === 1
+        ? '❌ 1 rule fails the run'
+        : `❌ ${failing} rules fail the run`;
+  const lines = [
+    `### print-conformance: ${verdict}`,
+    '',
+    `${passed} passed, ${failed} failed, ${warnings} warnings, ${untested} untested, ${skipped} skipped — \`${cell(result.target)}\`, ${result.exchanges} exchanges in ${(result.durationMs / 1000).toFixed(1)} s${result.strict ? ' (--strict)' : ''}; exit code ${exitCode}`,
+    '',
+  ];
+  const listed = result.rules
+    .filter((rule) => rule.status === 'failed' || rule.status === 'untested')
+    .sort((a, b) => rank(a) - rank(b));
+  if (listed.length > 0) {
+    lines.push('| Rule | Severity | Verdict | What showed it |', '|---|---|---|---|');
+    for (const rule of listed)
+      lines.push(`| \`${rule.id}\` | ${rule.severity} | ${verdictOf(rule)} | ${whyOf(rule)} |`);
+    lines.push('');
+  }
+  const rest = [`${passed} passed`, `${observed} observed`, `${skipped} skipped`].join(', ');
+  lines.push(listed.length > 0 ? `The other rules: ${rest}.` : `No rule failed, warned or went untested: ${rest}.`);
+  return `${lines.join('\n')}\n`;
+}
