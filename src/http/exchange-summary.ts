@@ -4,6 +4,7 @@ import { bodyText, type Exchange, header, mediaType, type RecordedBody, type Vio
 import { curlCommand } from './curl-command.js';
 import { excerpt } from './excerpt.js';
 import { redactExchange } from './redact-exchange.js';
+import { REDACTED } from './text-cuts.js';
 
 const TRIM = 2000;
 
@@ -24,6 +25,23 @@ function excerptOf(exchange: Exchange, at: Pick<Violation, 'side' | 'path'>) {
   if (at.path === undefined || !message || !text) return undefined;
   const format = formatOfMediaType(mediaType(header(message.headers, 'content-type'))) ?? sniffFormat(text);
   return format ? excerpt(text, format, at.path) : undefined;
+}
+
+/**
+ * The redacted exchange with its Authorization scheme put back (the word "Bearer" is no secret), so
+ * that the curl command can say `Authorization: Bearer $TOKEN` rather than a bare placeholder.
+ */
+function withAuthScheme(redacted: Exchange, original: Exchange): Exchange {
+  const sent = header(original.request.headers, 'authorization');
+  const scheme = sent === undefined ? undefined : /^([A-Za-z][\w-]*) \S/.exec(sent)?.[1];
+  if (scheme === undefined) return redacted;
+  const headers = Object.fromEntries(
+    Object.entries(redacted.request.headers).map(([name, value]) => [
+      name,
+      name.toLowerCase() === 'authorization' ? `${scheme} [Filtered]` : value,
+    ]),
+  );
+  return { ...redacted, request: { ...redacted.request, headers } };
 }
 
 /**
@@ -55,7 +73,8 @@ export function summariseExchange(
     if (responseBody !== undefined) summary.responseBody = responseBody;
   }
   if (redacted.error) summary.error = redacted.error;
-  summary.curl = curlCommand(redacted, { secrets, credentialHeaders });
+  // The secrets are gone from the redacted exchange; what stands in their place becomes $SECRET.
+  summary.curl = curlCommand(withAuthScheme(redacted, exchange), { secrets: [REDACTED], credentialHeaders });
   const shown = violation ? excerptOf(redacted, violation) : undefined;
   if (shown !== undefined) summary.excerpt = shown;
   return summary;

@@ -39,3 +39,21 @@ describe('exchange summary of a finding', () => {
     expect(summariseExchange(exchange, [], [], { side: 'response', path: '/status' }).excerpt).toBeUndefined();
   });
 });
+
+describe('the curl command of a summary', () => {
+  it('keeps the Authorization scheme and leaves the credential to $TOKEN', () => {
+    const summary = summariseExchange(
+      {
+        request: {
+          method: 'GET',
+          url: 'http://s.test/v2/checkout/c',
+          headers: { authorization: 'Bearer tok-planted-77', accept: 'application/json' },
+        },
+      },
+      ['tok-planted-77'],
+      ['authorization'],
+    );
+    expect(summary.curl).toContain(`-H 'authorization: Bearer '"$TOKEN"`);
+    expect(JSON.stringify(summary)).not.toContain('tok-planted-77');
+  });
+});
