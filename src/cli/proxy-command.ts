@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
+import { hideBin } from 'yargs/helpers';
 import type { ProxyHandle, ProxyOptions } from '../../proxy/proxy-server.js';
 import { formatsOf, type RuleId, ruleById } from '../contract/rules.js';
 import { UsageError } from '../findings/usage-error.js';
@@ -11,6 +12,7 @@ import { proxyOptions } from './proxy-options.js';
 import { proxyVerdict } from './proxy-verdict.js';
 import { optionList, selectedRules } from './rule-selection.js';
 import { withSettings } from './settings.js';
+import { commandAfterDashes, runWrapped } from './wrapped-command.js';
 import { writableFile } from './writable.js';
 
 type ProxyArgs = Awaited<ReturnType<ReturnType<typeof proxyOptions>['parseAsync']>>;
@@ -97,9 +99,10 @@ function untilSignalled(): Promise<void> {
 export function proxyCommand(yargs: Argv) {
   return yargs.command(
     'proxy',
-    'Run a recording, validating reverse proxy in front of a service',
+    'Run a recording, validating reverse proxy in front of a service (or, with -- COMMAND, around a command)',
     (y) => withSettings(proxyOptions(y), 'proxy'),
     async (argv) => {
+      const wrapped = commandAfterDashes(hideBin(process.argv));
       const formats: ('json' | 'xml')[] = argv.format === 'both' ? ['json', 'xml'] : [argv.format];
       const selected = selectedRules(argv.only, argv.skip);
       const settings = proxySettings(argv, reportedRules(selected, formats));
@@ -107,7 +110,8 @@ export function proxyCommand(yargs: Argv) {
       const log = (line: string) => process.stderr.write(`${line}\n`);
       const started = Date.now();
       const proxy = await start({ ...settings, log });
-      process.stdout.write(`listening on ${proxy.url}\n`);
+      // Wrapping a command, standard output is the command's own: the line goes to stderr.
+      (wrapped ? process.stderr : process.stdout).write(`listening on ${proxy.url}\n`);
       let reported = 0;
       const periodic =
         summaryInterval > 0
@@ -117,8 +121,10 @@ export function proxyCommand(yargs: Argv) {
               log(proxy.traffic.progress());
             }, summaryInterval * 1000)
           : undefined;
+      let commandCode = 0;
       try {
-        await untilSignalled();
+        if (wrapped) commandCode = await runWrapped(wrapped, proxy.url);
+        else await untilSignalled();
       } finally {
         clearInterval(periodic);
         await proxy.close();
@@ -142,7 +148,8 @@ export function proxyCommand(yargs: Argv) {
           );
         }
       }
-      process.exitCode = verdict.exitCode;
+      // The command's own failure comes first: it is what the user ran.
+      process.exitCode = commandCode !== 0 ? commandCode : verdict.exitCode;
     },
   );
 }

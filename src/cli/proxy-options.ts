@@ -4,6 +4,9 @@ import type { Argv } from 'yargs';
 
 export function proxyOptions(y: Argv) {
   return y
+    .usage(
+      "$0 proxy --target URL [options] [-- COMMAND [ARGS…]]\n\nA recording, validating reverse proxy. With \"-- COMMAND\", runs COMMAND with PRINT_CONFORMANCE_PROXY_URL set to the proxy's URL and stops when it exits: the exit code is COMMAND's when not 0, else the proxy's verdict.",
+    )
     .option('target', {
       type: 'string',
       demandOption: true,
@@ -103,5 +106,9 @@ export function proxyOptions(y: Argv) {
     .example(
       '$0 proxy --target http://127.0.0.1:8080/v2/ --record traffic.ndjson',
       'record and check a client talking to a local service',
+    )
+    .example(
+      '$0 proxy --target https://test.example.com/v2/ --format json -- npm test',
+      "run a JSON client's tests behind the proxy (they read PRINT_CONFORMANCE_PROXY_URL); exit 1 if they broke or left untested a must rule",
     );
 }

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startProxy } from '../../proxy/proxy-server.js';
-import { startListeningCli } from '../helpers/cli.js';
+import { runCli, startListeningCli } from '../helpers/cli.js';
 import { proxiedService } from '../helpers/proxy-fixture.js';
 import { openConnection, rawExchange, scriptedTarget, throughProxyTo } from '../helpers/raw-http.js';
 
@@ -114,6 +114,15 @@ describe('print-conformance proxy when nothing reached the target', () => {
     const last = stderr.trimEnd().split('\n').at(-1);
     expect(last).toBe(
       `print-conformance: no request reached the target ${target} (1× 502 the target ${target} cannot be reached (ECONNREFUSED)); check --target and that the service is up (the run could not be made)`,
+    );
+  });
+
+  it('ends so too when no request came at all', async () => {
+    const target = await deadTarget();
+    const result = await runCli(['proxy', '--target', target, '--', process.execPath, '-e', '']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /\nprint-conformance: no request came through the proxy at http:\S+; point the client at it/,
     );
   });
 });
