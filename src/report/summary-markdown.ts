@@ -9,7 +9,8 @@ import { exchangeLine, failureHeadline } from './failure-text.js';
 function cell(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   const short = flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
-  return short.replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
+  // What came over the wire (a Host header, a message quoting a body) stays text, never markup.
+  return short.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 function verdictOf(rule: RuleResult): string {
@@ -40,8 +41,9 @@ export function summaryMarkdown(result: RunResult, options: MarkdownOptions): st
     `**${pass ? 'Passed' : 'Failed'}**: ${passed} passed, ${failed} failed, ${warnings} warnings, ${untested} untested, ${skipped} skipped${observed ? `, ${observed} observed` : ''} (${result.exchanges} exchanges judged)`,
   ];
   const shown = result.rules.filter((rule) => rule.status === 'failed' || rule.status === 'untested');
-  // What fails the run first, then warnings and untested rules that do not count.
-  shown.sort((a, b) => Number(b.failsRun) - Number(a.failsRun));
+  // What fails the run first (broken before untested), then warnings and untested rules that do not count.
+  const rank = (rule: RuleResult) => (rule.failsRun ? 0 : 2) + (rule.status === 'failed' ? 0 : 1);
+  shown.sort((a, b) => rank(a) - rank(b));
   if (shown.length > 0) {
     lines.push('', '| Verdict | Rule | Severity | What showed it |', '|---|---|---|---|');
     for (const rule of shown)
