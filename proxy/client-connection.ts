@@ -266,6 +266,7 @@ export class ClientConnection {
     const { exchange } = flight;
     exchange.request.body = flight.requestTap.finish(flight.headers['content-encoding']);
     exchange.error = message;
+    exchange.proxyStatus = status;
     exchange.violations = this.context.judge(exchange);
     flight.discarding = true;
     flight.closeAfter = true;
@@ -332,6 +333,7 @@ export class ClientConnection {
   /** A request the proxy does not forward: answered at once, and the connection closed. */
   private refuse(status: number, body: string): void {
     this.ignoring = true;
+    this.context.refused(status, body);
     const bytes = Buffer.from(body);
     const fields: Record<string, string> = { 'content-length': String(bytes.length) };
     if (body) fields['content-type'] = 'application/json';
@@ -347,6 +349,7 @@ export class ClientConnection {
       return;
     }
     const status = code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    this.context.refused(status, message);
     writeClient(this.client, `${statusLine(status)}content-length: 0\r\nconnection: close\r\n\r\n`);
     this.endClient();
   }

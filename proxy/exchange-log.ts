@@ -1,56 +1,86 @@
-import { type RuleId, ruleById } from '../src/contract/rules.js';
-import type { Violation } from '../src/validate/exchange.js';
+import { summariseExchange } from '../src/http/exchange-summary.js';
+import type { Exchange } from '../src/validate/exchange.js';
+import type { Judgement } from '../src/validate/index.js';
+import { Tally } from '../src/validate/tally.js';
+import type { RecordedExchange } from './recorder.js';
 
-// Counts violations by rule and side for the periodic and final summaries, and the exit code.
+// What a proxy session saw, for its verdicts and summaries: every judged exchange in a Tally (the
+// same evidence and breaches `run` and `validate` count), and apart from it the exchanges that
+// never reached the target (the proxy answered them itself: 502, 504, 503, 408, refusals), by
+// reason. A session in which nothing reached the target shows nothing about the service.
 
-export interface RuleCount {
-  severity: string;
-  request: number;
-  response: number;
-}
+/** Reasons kept apart; a session with more distinct ones counts the rest together. */
+const KEPT_REASONS = 20;
+const OTHER_REASONS = 'other reasons';
 
-export class ViolationTally {
-  exchanges = 0;
-  readonly byRule = new Map<RuleId, RuleCount>();
+export class TrafficLog {
+  readonly tally: Tally;
+  /** Everything the proxy was asked, answered by the target or not. */
+  seen = 0;
+  /** Exchanges whose answer came from the target. */
+  reached = 0;
+  /** Requests the proxy blocked itself (--mode enforce): judged, and deliberately not forwarded. */
+  blocked = 0;
+  /** Exchanges the core could not judge (recorded as such). */
+  unjudged = 0;
+  /** Why exchanges never reached the target: "502 the target … cannot be reached (ECONNREFUSED)" → count. */
+  readonly notReached = new Map<string, number>();
 
-  add(violations: Violation[]): void {
-    this.exchanges += 1;
-    for (const v of violations) {
-      const count = this.byRule.get(v.rule) ?? { severity: v.severity, request: 0, response: 0 };
-      count[v.side] += 1;
-      this.byRule.set(v.rule, count);
+  constructor(redact: (exchange: Exchange) => Exchange, credentialHeaders: readonly string[]) {
+    // Summaries are made only for the few breaches kept per rule, redacted as the recording is.
+    this.tally = new Tally({
+      summarise: (exchange, violation) => summariseExchange(redact(exchange), [], credentialHeaders, violation),
+    });
+  }
+
+  notReachedCount(): number {
+    let count = 0;
+    for (const n of this.notReached.values()) count += n;
+    return count;
+  }
+
+  /** One finished exchange with its judgement (none when judging failed). */
+  record(exchange: RecordedExchange, judged: Judgement | undefined): void {
+    this.seen += 1;
+    if (judged) this.tally.record(exchange, judged);
+    else this.unjudged += 1;
+    if (exchange.blocked) this.blocked += 1;
+    else if (exchange.response) this.reached += 1;
+    else {
+      const status = exchange.proxyStatus === undefined ? '' : `${exchange.proxyStatus} `;
+      this.count(`${status}${exchange.error ?? 'no answer'}`);
     }
   }
 
-  /** 1 when a must rule was broken (with strict, a should rule too), else 0. */
-  exitCode(strict: boolean): 0 | 1 {
-    for (const rule of this.byRule.keys()) {
-      const severity = ruleById(rule).severity;
-      if (severity === 'must' || (strict && severity === 'should')) return 1;
-    }
-    return 0;
+  /** A request (or connection) the proxy turned away before any exchange began. */
+  refused(status: number, reason: string): void {
+    this.seen += 1;
+    this.count(`${status} ${reason}`);
   }
 
-  format(title: string): string {
-    const lines = [`${title}: ${this.exchanges} exchanges`];
-    if (this.byRule.size === 0) lines.push('  no violations');
-    const width = Math.max(0, ...[...this.byRule.keys()].map((id) => id.length));
-    for (const [rule, count] of [...this.byRule].sort(([a], [b]) => a.localeCompare(b))) {
-      lines.push(
-        `  ${rule.padEnd(width)}  ${count.severity.padEnd(7)}  client ${count.request}, service ${count.response}`,
-      );
-    }
-    return lines.join('\n');
+  private count(reason: string): void {
+    const key = this.notReached.has(reason) || this.notReached.size < KEPT_REASONS ? reason : OTHER_REASONS;
+    this.notReached.set(key, (this.notReached.get(key) ?? 0) + 1);
   }
 
-  /** The summary as Markdown, for a pull-request comment (--summary-md). */
-  markdown(target: string): string {
-    const lines = [`### print-conformance proxy: ${this.exchanges} exchanges with ${target}`, ''];
-    if (this.byRule.size === 0) return `${lines.join('\n')}No rule was broken.\n`;
-    lines.push('| Rule | Severity | Client | Service |', '|---|---|---:|---:|');
-    for (const [rule, count] of [...this.byRule].sort(([a], [b]) => a.localeCompare(b))) {
-      lines.push(`| \`${rule}\` | ${count.severity} | ${count.request} | ${count.response} |`);
-    }
-    return `${lines.join('\n')}\n`;
+  /** The reasons, most frequent first, as "3× 502 the target … cannot be reached". */
+  notReachedLines(): string[] {
+    return [...this.notReached]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .map(([reason, count]) => `${count}× ${reason}`);
+  }
+
+  /** One line for the periodic summary: how much went through, and which rules broke how often. */
+  progress(): string {
+    const broken = Object.entries(this.tally.data.broken)
+      .map(([rule, formats]) => [rule, Object.values(formats ?? {}).reduce((sum, n) => sum + (n ?? 0), 0)] as const)
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+    const notReached = this.notReachedCount();
+    let line = `so far: ${this.seen} exchanges, ${this.reached} reached the target`;
+    if (notReached > 0) line += `, ${notReached} never did`;
+    if (broken.length === 0) return `${line}; no rule broken`;
+    const shown = broken.slice(0, 5).map(([rule, count]) => `${rule} ×${count}`);
+    if (broken.length > 5) shown.push(`${broken.length - 5} more`);
+    return `${line}; broken: ${shown.join(', ')}`;
   }
 }

@@ -25,6 +25,8 @@ export interface ProxyContext {
   judge(exchange: Exchange): Violation[];
   /** Writes the finished exchange to the tally, recording and log. */
   record(exchange: RecordedExchange, started: number): void;
+  /** A request turned away before its exchange began (a refused path or Host, a late or malformed head); `body` as answered. */
+  refused(status: number, body: string): void;
   /** Counts an exchange in flight; the returned function says it is over. */
   begin(): () => void;
   stopping(): boolean;

@@ -3,9 +3,9 @@ import { splitObservations } from '../src/findings/observations.js';
 import { listen } from '../src/http/listen.js';
 import { redactText } from '../src/http/redact.js';
 import type { Exchange } from '../src/validate/exchange.js';
-import { CheckoutState, validateExchange } from '../src/validate/index.js';
+import { CheckoutState, type Judgement, judgeExchange } from '../src/validate/index.js';
 import { ClientConnection } from './client-connection.js';
-import { ViolationTally } from './exchange-log.js';
+import { TrafficLog } from './exchange-log.js';
 import { MemoryBudget } from './memory-budget.js';
 import { describeViolations, type ProxyContext } from './proxy-context.js';
 import { type RecordedExchange, Recorder } from './recorder.js';
@@ -31,7 +31,7 @@ export interface ProxyOptions {
   rewriteUrls?: boolean;
   violationsHeader?: boolean;
   redact?: Partial<RedactionOptions>;
-  /** Rule IDs judged; the others are ignored (default: all). */
+  /** Rule IDs whose violations are recorded, logged and named in answers (default: all). */
   selected?: Set<string>;
   strict?: boolean;
   connectTimeoutMs?: number;
@@ -54,7 +54,8 @@ export interface ProxyOptions {
 
 export interface ProxyHandle {
   url: string;
-  tally: ViolationTally;
+  /** What the session saw: the judged exchanges' tally, and what never reached the target. */
+  traffic: TrafficLog;
   /** Why the recording is incomplete (a file that could not be written), if it is. */
   recordingFailure(): string | undefined;
   /** Stops accepting, lets exchanges in flight finish, flushes the recording. */
@@ -90,9 +91,11 @@ function hostAllowed(value: string | undefined, listenHost: string, allowed: str
   });
 }
 
+const TOO_MANY = 'too many connections; try again later';
+
 /** A connection over the limit: told so in HTTP (nginx's limit_conn answers 503 too), and closed. */
 function refuseConnection(socket: Socket): void {
-  const body = '{"message":"print-conformance proxy: too many connections; try again later"}';
+  const body = `{"message":"print-conformance proxy: ${TOO_MANY}"}`;
   socket.on('error', () => {});
   // What the client sends is read and dropped, so that closing does not reset the connection
   // before the answer is read.
@@ -101,6 +104,19 @@ function refuseConnection(socket: Socket): void {
     `HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nretry-after: 1\r\nconnection: close\r\n\r\n${body}`,
   );
   lingerThenClose(socket);
+}
+
+/** Why the proxy refused a request, from the body it answered with. */
+function refusalReason(status: number, body: string): string {
+  let message = body;
+  try {
+    message = (JSON.parse(body) as { message?: string }).message ?? body;
+  } catch {
+    // A plain message, or no body at all.
+  }
+  message = message.replace(/^print-conformance proxy: /, '');
+  if (message) return message;
+  return status === 405 ? 'a CONNECT request (the proxy is no forward proxy)' : 'an upgrade request (not forwarded)';
 }
 
 /** Method and path of an exchange for the log: never the query, which may carry a token. */
@@ -127,7 +143,13 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   );
   await recorder.ready();
   const state = new CheckoutState();
-  const tally = new ViolationTally();
+  const traffic = new TrafficLog(redact, redaction.headers);
+  // The tally takes each exchange's judgement from its one judging on the way through. Every
+  // exchange is recorded in the same turn as its last judging, so the last judgement made is its
+  // own (a request blocked in enforce mode is judged as a preview, another object, just before).
+  // Kept so rather than in a WeakMap, which cost more per exchange than the tally itself.
+  let lastJudged: Exchange | undefined;
+  let lastJudgement: Judgement | undefined;
   const listenHost = options.host ?? '127.0.0.1';
   const allowedHosts = options.allowedHosts ?? [];
   const connections = new Set<ClientConnection>();
@@ -154,8 +176,12 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     answerTimeoutMs: options.connectTimeoutMs ?? 10_000,
     targetTimeoutMs: options.targetTimeoutMs ?? 60_000,
     judge: (exchange) => {
+      lastJudged = exchange;
+      lastJudgement = undefined;
       try {
-        const violations = validateExchange(exchange, state);
+        const judged = judgeExchange(exchange, state);
+        lastJudgement = judged;
+        const { violations } = judged;
         return options.selected ? violations.filter((v) => options.selected?.has(v.rule)) : violations;
       } catch (error) {
         // Judging runs in the middle of forwarding: whatever goes wrong in it must not take the
@@ -169,7 +195,9 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     record: (exchange, started) => {
       exchange.durationMs = Math.round(performance.now() - started);
       const { violations: shown, observations } = splitObservations(exchange.violations);
-      tally.add(shown);
+      traffic.record(exchange, lastJudged === exchange || exchange.blocked ? lastJudgement : undefined);
+      lastJudged = undefined;
+      lastJudgement = undefined;
       const split: RecordedExchange = { ...exchange, violations: shown, observations };
       const redacted = redact(split) as RecordedExchange;
       recorder.record(redacted);
@@ -179,6 +207,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
         );
       }
     },
+    refused: (status, body) => traffic.refused(status, refusalReason(status, body)),
     begin: () => {
       inFlight += 1;
       let over = false;
@@ -199,6 +228,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     if (connections.size >= maxConnections) {
       if (!full) log(`${maxConnections} client connections are open (--max-connections): more are answered 503`);
       full = true;
+      traffic.refused(503, TOO_MANY);
       refuseConnection(socket);
       return;
     }
@@ -226,7 +256,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
 
   return {
     url: `${origin}/`,
-    tally,
+    traffic,
     recordingFailure: () => recorder.failure,
     close: async () => {
       clearInterval(sweep);

@@ -8,7 +8,13 @@ import { bodyText, header } from '../src/validate/exchange.js';
 // the document is closed when the proxy stops, so a long run holds no entries in memory.
 
 /** An exchange as recorded: must and should findings in `violations`, observe ones in `observations`. */
-export type RecordedExchange = Exchange & { violations: Violation[]; observations?: Violation[]; blocked?: boolean };
+export type RecordedExchange = Exchange & {
+  violations: Violation[];
+  observations?: Violation[];
+  blocked?: boolean;
+  /** The status the proxy answered with itself, when no answer of the target's could be passed on. */
+  proxyStatus?: number;
+};
 
 const HAR_HEAD =
   '{\n  "log": {\n    "version": "1.2",\n    "creator": { "name": "print-conformance", "version": "1" },\n    "entries": [\n';

@@ -8,10 +8,14 @@ import { exchangeLine } from './failure-text.js';
 
 const MAX_CELL = 300;
 
-/** Text made safe for one table cell: one line, no pipe that would end the cell, not too long. */
+/**
+ * Text made safe for one table cell: one line, not too long, and what came over the wire (a Host
+ * header, a message quoting a body) kept as text, never read as markup or as the cell's end.
+ */
 function cell(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|');
-  return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL)}…` : flat;
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const short = flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL)}…` : flat;
+  return short.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 function verdictOf(rule: RuleResult): string {
@@ -34,7 +38,14 @@ function rank(rule: RuleResult): number {
   return rule.status === 'failed' ? 2 : 3;
 }
 
-export function markdownSummary(result: RunResult): string {
+export interface MarkdownOptions {
+  /** What the heading names (default: print-conformance). */
+  title?: string;
+  /** Lines shown under their own heading after the table (e.g. what never reached the target). */
+  notes?: { heading: string; lines: string[] };
+}
+
+export function markdownSummary(result: RunResult, options: MarkdownOptions = {}): string {
   const { passed, failed, warnings, untested, skipped, observed } = result.summary;
   const exitCode = exitCodeOf(result.rules);
   const failing = result.rules.filter((r) => r.failsRun).length;
@@ -45,7 +56,7 @@ export function markdownSummary(result: RunResult): string {
         ? '❌ 1 rule fails the run'
         : `❌ ${failing} rules fail the run`;
   const lines = [
-    `### print-conformance: ${verdict}`,
+    `### ${options.title ?? 'print-conformance'}: ${verdict}`,
     '',
     `${passed} passed, ${failed} failed, ${warnings} warnings, ${untested} untested, ${skipped} skipped — \`${cell(result.target)}\`, ${result.exchanges} exchanges in ${(result.durationMs / 1000).toFixed(1)} s${result.strict ? ' (--strict)' : ''}; exit code ${exitCode}`,
     '',
@@ -61,5 +72,9 @@ export function markdownSummary(result: RunResult): string {
   }
   const rest = [`${passed} passed`, `${observed} observed`, `${skipped} skipped`].join(', ');
   lines.push(listed.length > 0 ? `The other rules: ${rest}.` : `No rule failed, warned or went untested: ${rest}.`);
+  if (options.notes && options.notes.lines.length > 0) {
+    lines.push('', `**${options.notes.heading}**`, '');
+    for (const line of options.notes.lines) lines.push(`- ${cell(line)}`);
+  }
   return `${lines.join('\n')}\n`;
 }

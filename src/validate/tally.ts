@@ -64,6 +64,8 @@ export interface RecordOptions {
 export class Tally {
   readonly data: TallyData = emptyTally();
   private readonly kept = new Map<RuleId, number>();
+  private readonly countedRules: RuleId[] = [];
+  private readonly countedFormats: FormatKey[] = [];
 
   constructor(private readonly options: TallyOptions) {}
 
@@ -82,12 +84,17 @@ export class Tally {
       answers[answer] = (answers[answer] ?? 0) + 1;
     }
     // An exchange is evidence for a rule once per format, whichever sides could have broken it.
-    const counted = new Set<string>();
-    for (const tested of judged.tested) {
+    // The pairs counted are few (a score or so) and held in two reused arrays: a set of string keys
+    // cost the proxy more per exchange than the rest of its tally.
+    const { countedRules, countedFormats } = this;
+    let counted = 0;
+    next: for (const tested of judged.tested) {
       const format = verdictFormat(ruleById(tested.rule), tested.format, options.format);
-      const key = `${tested.rule} ${format}`;
-      if (counted.has(key)) continue;
-      counted.add(key);
+      for (let index = 0; index < counted; index += 1)
+        if (countedRules[index] === tested.rule && countedFormats[index] === format) continue next;
+      countedRules[counted] = tested.rule;
+      countedFormats[counted] = format;
+      counted += 1;
       bump(data.evidence, tested.rule, format);
     }
     const brokenHere = new Set<string>();

@@ -29,7 +29,7 @@ async function startProxyCli(args: string[]) {
 }
 
 describe('print-conformance proxy', () => {
-  it('prints one listening line, records, and on SIGTERM prints a summary by rule and exits 1 for a broken must rule', async () => {
+  it('prints one listening line, records, and on SIGTERM prints the verdicts and exits 1 for a broken must rule', async () => {
     const record = join(folder, 'cli.ndjson');
     const summary = join(folder, 'summary.md');
     const proxy = await startProxyCli(['--record', record, '--summary-md', summary]);
@@ -48,9 +48,13 @@ describe('print-conformance proxy', () => {
     const { code, stderr } = await proxy.stop();
     expect(code).toBe(1);
     expect(stderr).toMatch(/POST \/v2\/checkout\/\w+ → 400 {2}checkout\.return-url\.length \(request\)/);
-    expect(stderr).toMatch(/summary: 2 exchanges\n {2}checkout\.return-url\.length {2}must {5}client 1, service 0/);
+    expect(stderr).toMatch(/\nFAIL {6}checkout\.return-url\.length +must +json 1/);
+    expect(stderr).toMatch(/\n {8}\[json\] request: ReturnUrl has 4 UTF-16 code units/);
+    expect(stderr).toMatch(/\nproxy summary: 2 exchanges, 2 reached the target\n$/);
     expect(readFileSync(record, 'utf8').trim().split('\n')).toHaveLength(2);
-    expect(readFileSync(summary, 'utf8')).toContain('| `checkout.return-url.length` | must | 1 | 0 |');
+    expect(readFileSync(summary, 'utf8')).toMatch(
+      /\n\| `checkout\.return-url\.length` \| must \| ❌ failed \| \[json\] request: ReturnUrl has 4 UTF-16 code units.*<br>POST http:\S+\/checkout\/\w+ → 400/,
+    );
   });
 
   // /dev/full refuses every write with ENOSPC: a disk that fills up during a run.
@@ -67,14 +71,22 @@ describe('print-conformance proxy', () => {
       expect(
         stderr.match(/cannot write \/dev\/full: ENOSPC; exchanges from now on are not recorded there/g),
       ).toHaveLength(1);
-      expect(stderr).toMatch(/summary: 3 exchanges/);
+      expect(stderr).toMatch(/proxy summary: 3 exchanges, 3 reached the target/);
       expect(stderr).toMatch(/the recording is incomplete \(cannot write \/dev\/full: ENOSPC\)\n$/);
       expect(JSON.parse(readFileSync(har, 'utf8')).log.entries).toHaveLength(3);
     },
   );
 
-  it('exits 0 when nothing broke a rule, and --no-violations-header keeps answers clean', async () => {
-    const proxy = await startProxyCli(['--no-violations-header']);
+  it('exits 0 when every rule its traffic could test held, and --no-violations-header keeps answers clean', async () => {
+    // One JSON checkout set up: the rules of XML, of reading checkouts back and of uploads are not
+    // what this traffic is about.
+    const proxy = await startProxyCli([
+      '--no-violations-header',
+      '--format',
+      'json',
+      '--skip',
+      'upload.,checkout.get.,format.json',
+    ]);
     const order = (await (await fetch(`${proxy.url}orders`, { method: 'POST' })).json()) as {
       checkout: { setupUrl: string };
     };
@@ -86,8 +98,8 @@ describe('print-conformance proxy', () => {
     expect(good.status).toBe(201);
     expect(good.headers.get('print-conformance-violations')).toBeNull();
     const { code, stderr } = await proxy.stop();
+    expect(stderr).toMatch(/\n\d+ passed, 0 failed, 0 warnings, 0 untested, \d+ skipped/);
     expect(code).toBe(0);
-    expect(stderr).toContain('no violations');
   });
 
   it('says in one line, exit 2, what is wrong with its options', async () => {

@@ -65,4 +65,20 @@ describe('the Markdown summary', () => {
     expect(text).not.toContain('| Rule |');
     expect(text).toMatch(/No rule failed, warned or went untested: \d+ passed/);
   });
+
+  it('keeps what came over the wire as text, and lists notes under their heading', () => {
+    const run = result(true);
+    const first = run.rules.find((r) => r.id === 'checkout.status.open')?.failures[0];
+    if (first) first.message = 'Status "<b>Open</b>"';
+    const text = markdownSummary(run, {
+      title: 'print-conformance proxy',
+      notes: { heading: 'Never reached the target', lines: ['1× 400 Host "<x>" is not a name of this proxy'] },
+    });
+    expect(text).toMatch(/^### print-conformance proxy: ❌ /);
+    expect(text).toContain('Status "&lt;b&gt;Open&lt;/b&gt;"');
+    expect(text).toContain('\n**Never reached the target**\n\n- 1× 400 Host "&lt;x&gt;" is not a name of this proxy\n');
+    expect(markdownSummary(run, { notes: { heading: 'Never reached the target', lines: [] } })).not.toContain(
+      'Never reached',
+    );
+  });
 });

@@ -1,0 +1,118 @@
+import type { Argv } from 'yargs';
+
+// The options of `print-conformance proxy`, apart from what it does with them.
+
+export function proxyOptions(y: Argv) {
+  return y
+    .usage(
+      "$0 proxy --target URL [options] [-- COMMAND [ARGS…]]\n\nA recording, validating reverse proxy. With \"-- COMMAND\", runs COMMAND with PRINT_CONFORMANCE_PROXY_URL set to the proxy's URL and stops when it exits: the exit code is COMMAND's when not 0, else the proxy's verdict.",
+    )
+    .option('target', {
+      type: 'string',
+      demandOption: true,
+      describe: 'URL the proxy root stands for (e.g. https://test.example.com/v2/)',
+    })
+    .option('port', { type: 'number', default: 0, describe: 'Port to listen on (0: any free port)' })
+    .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
+    .option('record', { type: 'string', describe: 'Append each exchange to this NDJSON file as it completes' })
+    .option('har', {
+      type: 'string',
+      describe: 'Also write HAR 1.2 here, entry by entry (the document is closed when the proxy stops)',
+    })
+    .option('record-bodies', {
+      type: 'boolean',
+      default: false,
+      describe: 'Keep binary bodies (under --validate-limit) whole in the recording',
+    })
+    .option('mode', {
+      choices: ['report', 'enforce'] as const,
+      default: 'report' as const,
+      describe: 'enforce: answer a request that breaks a must rule with 4xx, never forwarding it',
+    })
+    .option('violations-header', {
+      type: 'boolean',
+      default: true,
+      describe: 'List violations in a print-conformance-violations response header',
+    })
+    .option('rewrite-urls', {
+      type: 'boolean',
+      default: true,
+      describe: 'Rewrite absolute target URLs in answers to the proxy',
+    })
+    .option('validate-limit', {
+      type: 'string',
+      default: '8MiB',
+      describe: 'Largest JSON/XML body kept and validated',
+    })
+    .option('memory-budget', {
+      type: 'string',
+      default: '256MiB',
+      describe:
+        'Most body bytes held for validation at once, all connections together; past it a body is forwarded and recorded as not validated',
+    })
+    .option('redact', {
+      type: 'string',
+      array: true,
+      describe: 'More names to redact: headers, parameters, JSON members, XML elements',
+    })
+    .option('only', { type: 'string', array: true, describe: 'Judge only these rule IDs or prefixes' })
+    .option('skip', { type: 'string', array: true, describe: 'Skip these rule IDs or prefixes' })
+    .option('strict', { type: 'boolean', default: false, describe: 'Exit 1 on should rules too' })
+    .option('format', {
+      choices: ['json', 'xml', 'both'] as const,
+      default: 'both' as const,
+      describe:
+        'Formats the clients speak: rules of the other format are skipped (not untested) and their violations not reported',
+    })
+    .option('connect-timeout', {
+      type: 'number',
+      default: 10,
+      describe: 'Seconds to wait for the target to answer',
+    })
+    .option('target-timeout', {
+      type: 'number',
+      default: 60,
+      describe:
+        'Seconds the target may send nothing more once its answer has begun; then 504, or the connection closes if part of the answer went out',
+    })
+    .option('client-timeout', {
+      type: 'number',
+      default: 30,
+      describe:
+        'Seconds a client may stay silent while sending a request head or body, or idle between requests (0: no limit while sending; idle connections close after 5 s)',
+    })
+    .option('headers-timeout', {
+      type: 'number',
+      default: 20,
+      describe:
+        'Seconds a client has to send a whole request head, however it trickles; then 408 and the connection closes (0: no limit)',
+    })
+    .option('max-connections', {
+      type: 'number',
+      default: 1000,
+      describe: 'Client connections open at once; a connection beyond them is answered 503 and closed',
+    })
+    .option('allowed-host', {
+      type: 'string',
+      array: true,
+      describe:
+        'Host names clients may address the proxy by, besides IP addresses and localhost (".example.test" allows subdomains, "all" any name)',
+    })
+    .option('summary-md', {
+      type: 'string',
+      describe: 'Also write the final summary as Markdown here (for a pull-request comment)',
+    })
+    .option('summary-interval', {
+      type: 'number',
+      default: 60,
+      describe: 'Seconds between one-line progress summaries (0: only the summary at the end)',
+    })
+    .example(
+      '$0 proxy --target http://127.0.0.1:8080/v2/ --record traffic.ndjson',
+      'record and check a client talking to a local service',
+    )
+    .example(
+      '$0 proxy --target https://test.example.com/v2/ --format json -- npm test',
+      "run a JSON client's tests behind the proxy (they read PRINT_CONFORMANCE_PROXY_URL); exit 1 if they broke or left untested a must rule",
+    );
+}

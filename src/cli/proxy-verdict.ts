@@ -1,0 +1,74 @@
+import type { TrafficLog } from '../../proxy/exchange-log.js';
+import type { RunResult } from '../findings/types.js';
+import { consoleSummary } from '../report/console-summary.js';
+import { markdownSummary } from '../report/markdown-summary.js';
+import { runResult } from '../report/run-result.js';
+import { exitCodeOf, type VerdictContext, verdictsOf } from '../validate/verdicts.js';
+
+// The end of a proxy session in the one status model: the verdict of every rule from the traffic
+// that went through (a rule passes only on evidence; an untested must rule fails the session), what
+// never reached the target and why, and the exit code. A session in which no request reached the
+// target shows nothing about the service: it is not a pass but a run that could not be made.
+
+export const NOT_REACHED_HEADING = 'Never reached the target (answered by the proxy itself)';
+
+export interface SessionFacts {
+  target: string;
+  proxyUrl: string;
+  started: number;
+  context: VerdictContext;
+  traffic: TrafficLog;
+  /** Why the recording is incomplete, if it is. */
+  recordingFailure?: string;
+}
+
+export interface ProxyVerdict {
+  result: RunResult;
+  /** For stderr, ending in a newline. */
+  text: string;
+  markdown: string;
+  exitCode: 0 | 1 | 2;
+}
+
+/** Why the session cannot stand as a run, or undefined when the target answered something. */
+function notMade(facts: SessionFacts): string | undefined {
+  const { traffic } = facts;
+  // A blocked request (--mode enforce) shows the client breaking a must rule: a verdict stands.
+  if (traffic.reached > 0 || traffic.blocked > 0) return undefined;
+  if (traffic.seen === 0)
+    return `no request came through the proxy at ${facts.proxyUrl}; point the client at it (the run could not be made)`;
+  const first = traffic.notReachedLines()[0] ?? `${traffic.unjudged} exchanges not judged`;
+  return `no request reached the target ${facts.target} (${first}); check --target and that the service is up (the run could not be made)`;
+}
+
+export function proxyVerdict(facts: SessionFacts): ProxyVerdict {
+  const { traffic, context } = facts;
+  const data = traffic.tally.data;
+  const result = runResult({
+    target: facts.target,
+    started: facts.started,
+    context,
+    rules: verdictsOf(data, context),
+    tally: data,
+  });
+  const notReached = traffic.notReachedLines();
+  const failure = notMade(facts);
+  const counts = [`${traffic.seen} exchanges`, `${traffic.reached} reached the target`];
+  if (notReached.length > 0) counts.push(`${traffic.notReachedCount()} never did`);
+  if (traffic.blocked > 0) counts.push(`${traffic.blocked} blocked (--mode enforce)`);
+  if (traffic.unjudged > 0) counts.push(`${traffic.unjudged} could not be judged`);
+  const lines: string[] = [];
+  if (!failure) lines.push(consoleSummary(result).trimEnd());
+  if (notReached.length > 0) lines.push(`${NOT_REACHED_HEADING}:`, ...notReached.map((line) => `  ${line}`));
+  lines.push(`proxy summary: ${counts.join(', ')}`);
+  if (failure) lines.push(`print-conformance: ${failure}`);
+  if (facts.recordingFailure)
+    // The verdicts stand, but what was asked for is missing: scripts must not take it as a pass.
+    lines.push(`print-conformance: the recording is incomplete (${facts.recordingFailure})`);
+  const title = 'print-conformance proxy';
+  const markdown = failure
+    ? `### ${title}: the run could not be made\n\n${failure}\n`
+    : markdownSummary(result, { title, notes: { heading: NOT_REACHED_HEADING, lines: notReached } });
+  const exitCode = failure || facts.recordingFailure ? 2 : exitCodeOf(result.rules);
+  return { result, text: `${lines.join('\n')}\n`, markdown, exitCode };
+}

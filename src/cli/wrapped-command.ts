@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import { UsageError } from '../findings/usage-error.js';
+
+// `proxy … -- COMMAND [ARGS…]`: the command a proxy session wraps (an application's integration
+// tests, say), run with the proxy's URL in its environment and its own standard streams.
+
+export const PROXY_URL_VARIABLE = 'PRINT_CONFORMANCE_PROXY_URL';
+
+/**
+ * The command after the first "--" of the raw arguments, or undefined when there is none. Taken
+ * from the arguments as given, not from yargs, which would turn "0x10" into 16.
+ */
+export function commandAfterDashes(args: readonly string[]): string[] | undefined {
+  const at = args.indexOf('--');
+  if (at < 0) return undefined;
+  const command = args.slice(at + 1);
+  if (command.length === 0 || command[0] === '')
+    throw new UsageError('-- needs a command to run behind the proxy, e.g. -- npm test');
+  return command;
+}
+
+/** The code a shell gives a process killed by a signal: 128 + its number. */
+function signalCode(signal: NodeJS.Signals): number {
+  return 128 + (constants.signals[signal] ?? 0);
+}
+
+const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+
+/**
+ * Runs the command with the proxy's URL set, no shell between (its arguments reach it as given),
+ * and resolves with its exit code once it exits (128 + n when a signal n ended it). SIGINT and SIGTERM
+ * sent to this process go on to the command, and this process waits for it to exit. A command that cannot be started is a UsageError (one line, exit 2).
+ */
+export function runWrapped(command: readonly string[], proxyUrl: string): Promise<number> {
+  const [file, ...args] = command as [string, ...string[]];
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, {
+      stdio: 'inherit',
+      env: { ...process.env, [PROXY_URL_VARIABLE]: proxyUrl },
+    });
+    const forward = (signal: NodeJS.Signals) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    };
+    const done = () => {
+      for (const signal of FORWARDED) process.off(signal, forward);
+    };
+    for (const signal of FORWARDED) process.on(signal, forward);
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      // After a start, 'error' only tells of a signal that could not be sent: the exit still comes.
+      if (child.pid !== undefined) return;
+      done();
+      const why = error.code === 'ENOENT' ? 'not found' : (error.code ?? error.message);
+      reject(new UsageError(`cannot start ${file}: ${why}; give -- a program on PATH or a path to one`));
+    });
+    child.once('exit', (code, signal) => {
+      done();
+      resolve(code ?? (signal ? signalCode(signal) : 1));
+    });
+  });
+}
