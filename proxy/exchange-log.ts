@@ -1,4 +1,5 @@
 import { summariseExchange } from '../src/http/exchange-summary.js';
+import { redactText } from '../src/http/redact.js';
 import type { Exchange } from '../src/validate/exchange.js';
 import type { Judgement } from '../src/validate/index.js';
 import { Tally } from '../src/validate/tally.js';
@@ -42,13 +43,19 @@ export class TrafficLog {
   /** One finished exchange with its judgement (none when judging failed). */
   record(exchange: RecordedExchange, judged: Judgement | undefined): void {
     this.seen += 1;
-    if (judged) this.tally.record(exchange, judged);
-    else this.unjudged += 1;
+    if (judged) {
+      // Messages quote what was sent (a URL, the start of a broken body): redacted as the recording is.
+      const violations =
+        judged.violations.length === 0
+          ? judged.violations
+          : judged.violations.map((v) => ({ ...v, message: redactText(v.message) }));
+      this.tally.record(exchange, { ...judged, violations });
+    } else this.unjudged += 1;
     if (exchange.blocked) this.blocked += 1;
     else if (exchange.response) this.reached += 1;
     else {
       const status = exchange.proxyStatus === undefined ? '' : `${exchange.proxyStatus} `;
-      this.count(`${status}${exchange.error ?? 'no answer'}`);
+      this.count(`${status}${redactText(exchange.error ?? 'no answer')}`);
     }
   }
 
