@@ -19,7 +19,7 @@ results.proxyCost = proxyCost;
 
 // Rounds that take the three ways in turn: the fastest round of each gives the throughput (see
 // proxy-cost.ts), the larger memory growth of the rounds is the one reported.
-const UPLOAD_ROUNDS = 2;
+const UPLOAD_ROUNDS = 3;
 type Upload = Awaited<ReturnType<typeof benchReferenceUpload>>;
 const ways: UploadWay[] = ['direct', 'http-proxy', 'proxy'];
 const uploads = new Map<UploadWay, Upload[]>(ways.map((way) => [way, []]));
