@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exchange } from './validate-throughput.js';
+import { exchange } from './synthetic-exchanges.js';
 
 // `validate` over recordings far larger than memory should be: a 2 GiB NDJSON recording, a 2 GiB
 // HAR file (pretty-printed, as browsers export it) and one NDJSON line of 400 MB (a body recorded

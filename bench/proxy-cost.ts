@@ -31,7 +31,7 @@ const CHECKOUT_JSON = JSON.stringify({
 });
 const CHECKOUT_XML = `<?xml version="1.0"?>\n<Checkout xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n  <ReturnUrl>https://shop.example.test/return?order=1</ReturnUrl>\n  <Billing>\n    <Address>\n      <Name>Print API</Name>\n      <Line1>Osloweg 75</Line1>\n      <PostCode>9700 GE</PostCode>\n      <City>Groningen</City>\n      <Country>NL</Country>\n    </Address>\n  </Billing>\n</Checkout>`;
 
-const SCENARIOS = [
+const ALL_SCENARIOS = [
   { name: 'GET json', method: 'GET', headers: { accept: 'application/json' } },
   { name: 'GET xml', method: 'GET', headers: { accept: 'application/xml' } },
   {
@@ -47,6 +47,10 @@ const SCENARIOS = [
     body: CHECKOUT_XML,
   },
 ] as const;
+/** BENCH_SCENARIOS="GET json,GET xml": only those (a run by hand); all by default. */
+const SCENARIOS = ALL_SCENARIOS.filter(
+  ({ name }) => !process.env.BENCH_SCENARIOS || process.env.BENCH_SCENARIOS.split(',').includes(name),
+);
 
 async function startProcess(
   command: string,
@@ -69,7 +73,7 @@ async function startProcess(
   return { child, url: (ready.exec(out)?.[1] ?? '').replace(/\/?$/, '/') };
 }
 
-function load(url: string, scenario: (typeof SCENARIOS)[number], duration = SECONDS) {
+function load(url: string, scenario: (typeof ALL_SCENARIOS)[number], duration = SECONDS) {
   return new Promise<autocannon.Result>((resolve, reject) => {
     autocannon(
       {

@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { benchProxyConnections } from './proxy-connections.js';
 import { benchProxyCost } from './proxy-cost.js';
-import { benchReferenceUpload } from './reference-upload.js';
+import { benchReferenceUpload, type UploadWay } from './reference-upload.js';
 import { benchSuiteWallTime } from './suite-wall-time.js';
 import { targetRows } from './targets.js';
 import { benchValidateThroughput } from './validate-throughput.js';
@@ -16,43 +17,57 @@ step('proxy cost: GET/POST checkout, JSON/XML, 32 connections, four ways');
 const proxyCost = await benchProxyCost();
 results.proxyCost = proxyCost;
 
-// Two rounds, direct and proxied in turn: the faster round of each gives the throughput (see
-// proxy-cost.ts), the larger memory growth of the two is the one reported.
+// Rounds that take the three ways in turn: the fastest round of each gives the throughput (see
+// proxy-cost.ts), the larger memory growth of the rounds is the one reported.
+const UPLOAD_ROUNDS = 3;
 type Upload = Awaited<ReturnType<typeof benchReferenceUpload>>;
-const uploads: { direct: Upload[]; proxied: Upload[] } = { direct: [], proxied: [] };
-for (let round = 1; round <= 2; round += 1) {
-  step(`upload, round ${round}: 1 GiB raw PDF direct to the reference service`);
-  uploads.direct.push(await benchReferenceUpload());
-  step(`upload, round ${round}: the same through print-conformance proxy`);
-  uploads.proxied.push(await benchReferenceUpload(1024 * 1024 * 1024, true));
+const ways: UploadWay[] = ['direct', 'http-proxy', 'proxy'];
+const uploads = new Map<UploadWay, Upload[]>(ways.map((way) => [way, []]));
+for (let round = 1; round <= UPLOAD_ROUNDS; round += 1) {
+  for (const way of ways) {
+    step(`upload, round ${round}: 256 MiB raw PDF to the reference service, ${way}`);
+    uploads.get(way)?.push(await benchReferenceUpload(undefined, way));
+  }
 }
 const fastest = (rounds: Upload[]) => rounds.reduce((a, b) => (b.throughputMiBs > a.throughputMiBs ? b : a));
-const largestGrowth = (rounds: Upload[]) => Math.max(...rounds.map((r) => r.peakGrowthMiB));
-const direct = { ...fastest(uploads.direct), peakGrowthMiB: largestGrowth(uploads.direct) };
-const proxied = { ...fastest(uploads.proxied), peakGrowthMiB: largestGrowth(uploads.proxied) };
-results.upload = {
-  direct,
-  proxied,
-  roundsMiBs: {
-    direct: uploads.direct.map((r) => r.throughputMiBs),
-    proxied: uploads.proxied.map((r) => r.throughputMiBs),
-  },
-  throughputRatio: Number((proxied.throughputMiBs / direct.throughputMiBs).toFixed(2)),
-};
+const upload = Object.fromEntries(
+  ways.map((way) => {
+    const rounds = uploads.get(way) ?? [];
+    return [
+      way,
+      {
+        ...fastest(rounds),
+        cpuMsPerMiB: Math.min(...rounds.map((r) => r.cpuMsPerMiB)),
+        peakGrowthMiB: Math.max(...rounds.map((r) => r.peakGrowthMiB)),
+        roundsMiBs: rounds.map((r) => r.throughputMiBs).join(' / '),
+      },
+    ];
+  }),
+) as Record<UploadWay, Upload & { roundsMiBs: string }>;
+const uploadVsBare = Number((upload.proxy.throughputMiBs / upload['http-proxy'].throughputMiBs).toFixed(2));
+results.upload = { ...upload, proxyVsBare: uploadVsBare };
 
-step('validate: 100 000 recorded exchanges, three runs');
-results.validate = await benchValidateThroughput();
+step('proxy memory: 1 000 connections of five kinds');
+const connections = await benchProxyConnections();
+results.connections = connections;
+
+step('validate: the suite recorded through the proxy, replicated to 100 000 exchanges, three runs; then 400 000');
+const validate = await benchValidateThroughput();
+results.validate = validate;
 
 step('suite: npx print-conformance against the embedded default');
-results.suite = benchSuiteWallTime();
+const suite = benchSuiteWallTime();
+results.suite = suite;
 
-const validate = results.validate as { exchangesPerSecond: number };
-const suite = results.suite as { bestSeconds: number };
 results.targets = targetRows({
   ratios: proxyCost.ratios,
-  uploadRatio: (results.upload as { throughputRatio: number }).throughputRatio,
-  uploadGrowthMiB: proxied.peakGrowthMiB,
+  uploadVsBare,
+  uploadGrowthMiB: upload.proxy.peakGrowthMiB,
+  connectionsPeakRssMiB: connections.rssMiB.peak,
   validatePerSecond: validate.exchangesPerSecond,
+  validateMBPerSecond: validate.MBPerSecond,
+  validatePeakRssMiB: Math.max(validate.peakRssMiB, validate.large.peakRssMiB),
+  validateLinearity: validate.large.cpuPerExchangeRatio,
   suiteSeconds: suite.bestSeconds,
 });
 
@@ -64,12 +79,16 @@ console.log(`\nProxy cost (requests/s, latency ms; best of ${proxyCost.rounds} r
 console.table(proxyCost.rows);
 console.table(proxyCost.ratios);
 console.log(
-  '\nUpload of 1 GiB after a 64 MiB warm-up, faster of 2 rounds (peak memory, VmHWM, in MiB of the receiving process; growth: the larger of the rounds):',
+  `\nUpload of 256 MiB after a 64 MiB warm-up, fastest of ${UPLOAD_ROUNDS} rounds (CPU: least of the rounds, of the forwarding process, or the service's direct; peak memory, VmHWM, in MiB; growth: the largest of the rounds):`,
 );
-console.table({ direct, proxied });
-console.log(`proxy/direct throughput ratio: ${(results.upload as { throughputRatio: number }).throughputRatio}`);
+console.table(upload);
+console.log(`proxy ÷ http-proxy throughput: ${uploadVsBare}`);
+console.log('\n1 000 connections (RSS of the proxy, MiB):');
+console.table({ ...connections.mix, ...connections.rssMiB });
 console.log('\nValidate and suite:');
-console.table({ validate: results.validate, suite: results.suite });
+const { large, ...validateRow } = validate;
+console.table({ validate: validateRow, [`validate ×${large.exchanges / validate.exchanges}`]: large });
+console.table({ suite });
 console.log('\nTargets:');
 console.table(results.targets);
 console.log(`\nwritten ${join(folder, 'bench.json')}`);

@@ -4,9 +4,12 @@ import { join } from 'node:path';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'print-conformance.js');
 
-/** Starts a CLI command that prints "listening on <url>" and returns the process and the URL. */
-export async function startListening(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * Starts a CLI command that prints "listening on <url>" and returns the process and the URL.
+ * `quiet`: what it logs (the proxy's findings) is dropped rather than shown.
+ */
+export async function startListening(args: string[], quiet = false): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', quiet ? 'ignore' : 'inherit'] });
   let out = '';
   child.stdout?.setEncoding('utf8');
   while (!out.includes('\n')) {

@@ -1,18 +1,32 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { availableParallelism } from 'node:os';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import busboy from 'busboy';
 import { isTextualMediaType } from '../src/validate/document.js';
 import { decodeText, type MultipartPart, mediaType, type RecordedBody } from '../src/validate/exchange.js';
 import type { MemoryBudget } from './memory-budget.js';
+import { OffThreadHash } from './off-thread-hash.js';
 
 // Watches a body flow past without holding it: counts and keeps the first bytes; keeps the whole
 // body only when it is one the core reads whole (JSON, XML, forms, text; any body for
 // --record-bodies), while it stays under the validation limit and the process's memory budget;
 // reads multipart part headers as they pass. What it saw becomes a RecordedBody for the core. A
-// body recorded as text needs no digest (the text is there); any other is hashed as it passes.
+// body recorded as text needs no digest (the text is there); any other is hashed as it passes,
+// a large upload on a worker thread (off-thread-hash.ts) when there are cores to spare, so that
+// hashing never holds forwarding.
 
 const HEAD_BYTES = 64;
+export const offThreadHashing = {
+  /** Uploads declared this large are hashed on the worker thread; smaller ones cost less in this one. */
+  from: 8 * 1024 * 1024,
+  /**
+   * The worker thread pays off only with a core of its own beside the proxy, the client and the
+   * service: it takes SHA-256 (about as much CPU per megabyte as forwarding) off the forwarding
+   * thread, but copying bytes to it costs more CPU in all. On two busy cores hashing in line is faster.
+   */
+  enabled: availableParallelism() >= 4,
+};
 
 export interface TapOptions {
   /** Keep bodies up to this size whole for validation (JSON, XML, forms). */
@@ -27,6 +41,9 @@ export class BodyTap {
   size = 0;
   // Made only once the body is too large to keep: a kept body is hashed at the end, if at all.
   private hash: Hash | undefined;
+  private offThread: OffThreadHash | undefined;
+  /** Settles once the recorded body has its digest (one hashed on the worker thread comes later). */
+  digested: Promise<void> | undefined;
   private head = Buffer.alloc(0);
   private kept: Buffer[] | undefined;
   private keptSize = 0;
@@ -38,16 +55,30 @@ export class BodyTap {
   private parser: busboy.Busboy | undefined;
   private readonly type: string | undefined;
 
+  /** @param offThread a request body: when large, it is hashed on the worker thread. */
   constructor(
     private readonly headers: IncomingHttpHeaders,
     private readonly options: TapOptions,
+    offThread = false,
   ) {
     this.type = mediaType(headers['content-type']);
     if (this.type === 'multipart/form-data') this.startMultipart();
     // Uploads (PDF, images, multipart) are judged from their size, digest, first bytes and part
     // headers, all read as they pass: holding them would only cost memory.
     if (options.keepBinary || this.readWhole) this.kept = [];
-    else this.hash = createHash('sha256');
+    else if (offThread && offThreadHashing.enabled && Number(headers['content-length']) >= offThreadHashing.from)
+      this.offThread = OffThreadHash.start();
+    if (!this.kept && !this.offThread) this.hash = createHash('sha256');
+  }
+
+  /** The worker thread has enough of this body to hash: its reader should wait (`onceHashCaughtUp`). */
+  get hashBehind(): boolean {
+    return this.offThread?.behind === true;
+  }
+
+  onceHashCaughtUp(resume: () => void): void {
+    if (this.offThread) this.offThread.onceCaughtUp(resume);
+    else resume();
   }
 
   /** The core reads this body whole (or would, were it kept). */
@@ -64,6 +95,13 @@ export class BodyTap {
   release(): void {
     if (this.budgeted > 0) this.options.budget?.give(this.budgeted);
     this.budgeted = 0;
+  }
+
+  /** The exchange is over: a digest nobody asked for is not waited for on the worker thread. */
+  close(): void {
+    this.release();
+    if (this.offThread && !this.digested) void this.offThread.digest();
+    this.offThread = undefined;
   }
 
   private stopKeeping(reason: string | undefined): void {
@@ -116,6 +154,8 @@ export class BodyTap {
       }
     }
     this.hash?.update(chunk);
+    // Bytes after an early look at the body (finish) are not part of the digest it promised.
+    if (this.offThread && !this.finished) this.offThread.update(chunk);
     this.parser?.write(chunk);
   }
 
@@ -161,7 +201,14 @@ export class BodyTap {
       body.text = decodeText(whole);
       return body;
     }
-    body.sha256 = (this.hash ?? createHash('sha256').update(raw ?? Buffer.alloc(0))).digest('hex');
+    if (this.offThread) {
+      // Filled in when the worker thread answers; named now, so the recorded fields keep their order.
+      body.sha256 = '';
+      this.digested = this.offThread.digest().then((hex) => {
+        if (hex) body.sha256 = hex;
+        else delete body.sha256;
+      });
+    } else body.sha256 = (this.hash ?? createHash('sha256').update(raw ?? Buffer.alloc(0))).digest('hex');
     if (whole && this.options.keepBinary) body.base64 = whole.toString('base64');
     else {
       body.headBase64 = this.head.toString('base64');

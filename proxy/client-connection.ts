@@ -9,6 +9,7 @@ import { HeldEvents } from './held-events.js';
 import { type MessageHead, MessageParser } from './http-parser.js';
 import { chunkFrame, fieldLines, forwardedFields, LAST_CHUNK, statusLine } from './message-head.js';
 import type { ProxyContext } from './proxy-context.js';
+import { RequestBackpressure } from './request-backpressure.js';
 import { lingerThenClose, writeClient, writeWhole } from './socket-writes.js';
 import { Upstream, type UpstreamFailure } from './upstream.js';
 
@@ -39,8 +40,7 @@ export class ClientConnection {
   private allowedHost: string | undefined;
   /** When the first byte of the request head being read came (its turn, for a pipelined one); 0: none. */
   private headStartedAt = 0;
-  /** Waiting for the target to take more bytes. */
-  private requestStalled = false;
+  private readonly backpressure: RequestBackpressure;
   private readonly idleMs: number;
 
   constructor(
@@ -50,6 +50,7 @@ export class ClientConnection {
     // One timer for the connection's life, set once: the client timeout, which is also how long
     // the connection may idle between requests. Whether a silence counts is decided when it fires.
     this.idleMs = context.clientTimeoutMs > 0 ? context.clientTimeoutMs : KEEP_ALIVE_MS;
+    this.backpressure = new RequestBackpressure(client, () => this.held.holding);
     this.relay = new AnswerRelay({
       client,
       context,
@@ -215,16 +216,9 @@ export class ClientConnection {
     const upstream = this.upstream;
     if (!upstream || flight.finished) return;
     const flowing = flight.chunked ? upstream.write(...chunkFrame(chunk)) : upstream.write(chunk);
-    if (!flowing && !this.requestStalled) {
-      // The target reads slower than the client sends: the client waits.
-      this.requestStalled = true;
-      this.client.pause();
-      upstream.onceDrained(() => {
-        this.requestStalled = false;
-        // Unless a pipelined request is waiting for its turn: then it is read when that comes.
-        if (!this.held.holding) this.client.resume();
-      });
-    }
+    if (!flowing) this.backpressure.waitForTarget((resume) => upstream.onceDrained(resume));
+    if (flight.requestTap.hashBehind)
+      this.backpressure.waitForHash((resume) => flight.requestTap.onceHashCaughtUp(resume));
   }
 
   private endBody(flight: Flight): void {
@@ -291,15 +285,21 @@ export class ClientConnection {
     if (flight.finished) return;
     flight.finished = true;
     flight.discarding = true;
-    flight.requestTap.release();
+    flight.requestTap.close();
     flight.answer?.tap.release();
     if (!flight.requestEnded && flight.forwarded) {
       // The target has not had the whole request: its connection cannot carry another one.
       this.upstream?.destroy();
       this.upstream = undefined;
     }
-    this.context.record(flight.exchange, flight.started);
-    flight.done();
+    // A digest computed on the worker thread is in the recording: it is waited for (the exchange
+    // stays in flight until then, so a stopping proxy does not close the recording before it).
+    const record = () => {
+      this.context.record(flight.exchange, flight.started);
+      flight.done();
+    };
+    if (flight.requestTap.digested) void flight.requestTap.digested.then(record);
+    else record();
     if (flight.requestEnded) this.next(flight);
     else if (flight.closeAfter) {
       this.flight = undefined;
@@ -326,8 +326,8 @@ export class ClientConnection {
       else if (!pending.requestEnded) this.fail(pending, 499, 'the client broke off the request');
       return;
     }
-    // Read on, unless the request now in flight waits for the target to take its body.
-    if (!this.requestStalled) this.client.resume();
+    // Read on, unless the request now in flight waits for the target (or the hash) to take its body.
+    if (!this.backpressure.stalled) this.client.resume();
   }
 
   /** A request the proxy does not forward: answered at once, and the connection closed. */

@@ -74,7 +74,8 @@ export function newFlight(head: MessageHead, admitted: AdmittedRequest, context:
     headers,
     path: admitted.path,
     proxyBase: `http://${admitted.host ?? context.ownAuthority}/`,
-    requestTap: new BodyTap(headers, context.tapOptions),
+    // A large upload is hashed on a worker thread.
+    requestTap: new BodyTap(headers, context.tapOptions, true),
     chunked: isChunked(headers),
     peeked: undefined,
     peekLimit: peekLimitOf(head.method, headers, context.enforce, context.validateLimit),

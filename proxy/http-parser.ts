@@ -74,16 +74,51 @@ export interface MessageEvents {
   end(): void;
 }
 
+/**
+ * The length of a request body that is framed by Content-Length alone: one field of digits and no
+ * Transfer-Encoding (llhttp has refused conflicting or malformed ones before the head completes).
+ */
+function plainLength(rawHeaders: string[]): number {
+  let length = 0;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = (rawHeaders[index] as string).toLowerCase();
+    if (name === 'transfer-encoding') return 0;
+    if (name !== 'content-length') continue;
+    const value = (rawHeaders[index + 1] as string).trim();
+    if (length > 0 || !/^\d{1,15}$/.test(value)) return 0;
+    length = Number(value);
+  }
+  return length;
+}
+
+/** What llhttp's on_headers_complete returns: go on; no body; no body, and stop after this head. */
+const READ_BODY = 0;
+const NO_BODY = 1;
+const STOP_AFTER_HEAD = 2;
+
 /** Reads a stream of HTTP/1.1 requests or responses, message after message. */
 export class MessageParser {
   private readonly parser: LlhttpParser;
+  private readonly type: number;
   // Heads with many fields arrive in parts before the head is complete.
   private headerParts: string[] = [];
   private urlParts = '';
+  /**
+   * Bytes of a request body with a Content-Length still to come. Such a body is cut from the
+   * socket's own chunks rather than handed over by llhttp, which copies every piece of a body it
+   * reads: for uploads of hundreds of megabytes that copy cost as much as forwarding them.
+   */
+  private bodyLeft = 0;
+  /** llhttp stopped after a head whose body this class reads itself. */
+  private stopped = false;
 
-  constructor(kind: 'request' | 'response', events: MessageEvents) {
+  constructor(
+    kind: 'request' | 'response',
+    private readonly events: MessageEvents,
+  ) {
     const parser = new HTTPParser();
-    parser.initialize(kind === 'request' ? HTTPParser.REQUEST : HTTPParser.RESPONSE, {}, maxHeaderSize, 0);
+    this.type = kind === 'request' ? HTTPParser.REQUEST : HTTPParser.RESPONSE;
+    parser.initialize(this.type, {}, maxHeaderSize, 0);
     if (events.begin) parser[HTTPParser.kOnMessageBegin] = events.begin;
     parser[HTTPParser.kOnHeaders] = (headers: string[], url: string) => {
       this.headerParts.push(...headers);
@@ -116,7 +151,17 @@ export class MessageParser {
         upgrade,
       };
       this.urlParts = '';
-      return events.head(head) ? 1 : 0;
+      if (events.head(head)) return NO_BODY;
+      // Only requests: whether an answer has a body depends on more than its head (HEAD, 204, 304).
+      if (kind === 'request' && !upgrade) {
+        const length = plainLength(rawHeaders);
+        if (length > 0) {
+          this.bodyLeft = length;
+          this.stopped = true;
+          return STOP_AFTER_HEAD;
+        }
+      }
+      return READ_BODY;
     };
     parser[HTTPParser.kOnBody] = (chunk: Buffer) => events.body(chunk);
     parser[HTTPParser.kOnMessageComplete] = () => {
@@ -125,19 +170,40 @@ export class MessageParser {
       // message alone and are dropped, as nginx does: never merged into the next message's head.
       if (this.headerParts.length > 0) this.headerParts = [];
       this.urlParts = '';
-      events.end();
+      // A body read by this class ends when its last byte has come, not with its head.
+      if (!this.stopped) events.end();
     };
     this.parser = parser;
   }
 
   /** Feeds bytes; returns the parse error's code (HPE_…) when they are no valid HTTP/1.1. */
   execute(chunk: Buffer): string | undefined {
-    const result = this.parser.execute(chunk);
-    return typeof result === 'number' ? undefined : (result.code ?? 'HPE_INVALID');
+    let at = 0;
+    for (;;) {
+      if (this.bodyLeft > 0) {
+        const length = Math.min(this.bodyLeft, chunk.length - at);
+        if (length === 0) return undefined;
+        this.bodyLeft -= length;
+        this.events.body(at === 0 && length === chunk.length ? chunk : chunk.subarray(at, at + length));
+        at += length;
+        if (this.bodyLeft > 0) return undefined;
+        // The body is whole: llhttp, stopped after its head, starts afresh on the next message.
+        this.parser.initialize(this.type, {}, maxHeaderSize, 0);
+        this.events.end();
+        if (at === chunk.length) return undefined;
+      }
+      const result = this.parser.execute(at === 0 ? chunk : chunk.subarray(at));
+      if (typeof result !== 'number') return result.code ?? 'HPE_INVALID';
+      if (!this.stopped) return undefined;
+      // llhttp stopped right after a head (it says where): the body is in the bytes after it.
+      this.stopped = false;
+      at += result;
+    }
   }
 
   /** The stream ended: completes a body that runs to the end of the connection, else says what is cut. */
   finish(): string | undefined {
+    if (this.bodyLeft > 0) return 'HPE_INVALID_EOF_STATE';
     const result = this.parser.finish();
     return result === undefined ? undefined : (result.code ?? 'HPE_INVALID');
   }

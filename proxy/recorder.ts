@@ -3,9 +3,15 @@ import type { Exchange, Violation } from '../src/validate/exchange.js';
 import { bodyText, header } from '../src/validate/exchange.js';
 
 // Writes each exchange as one NDJSON line as it completes (appending, so a crash loses at most the
-// lines of the current turn of the event loop). Lines of one turn go to the file in one write:
-// under load, one write per exchange costs the proxy more than judging the exchange does. HAR 1.2 is streamed too: its entries are written as they come and
-// the document is closed when the proxy stops, so a long run holds no entries in memory.
+// lines of the last FLUSH_MS). The lines of that time go to the file in one write: under load, a
+// write per exchange, or per turn of the event loop, costs the proxy more than judging the exchange
+// does. HAR 1.2 is streamed too: its entries are written as they come and the document is closed
+// when the proxy stops, so a long run holds no entries in memory.
+
+/** Lines wait at most this long before they are written… */
+const FLUSH_MS = 10;
+/** …or until this many characters wait. */
+const FLUSH_CHARACTERS = 256 * 1024;
 
 /** An exchange as recorded: must and should findings in `violations`, observe ones in `observations`. */
 export type RecordedExchange = Exchange & {
@@ -51,7 +57,7 @@ export class Recorder {
   private harEntries = 0;
   private pendingLines = '';
   private pendingHar = '';
-  private flushScheduled = false;
+  private flushTimer: NodeJS.Timeout | undefined;
   /** Why a file stopped being written (a full disk, say), once one did. */
   failure: string | undefined;
 
@@ -85,14 +91,13 @@ export class Recorder {
       this.pendingHar += `${this.harEntries > 0 ? ',\n' : ''}      ${JSON.stringify(harEntry(exchange))}`;
       this.harEntries += 1;
     }
-    if (!this.flushScheduled && (this.ndjson || this.har)) {
-      this.flushScheduled = true;
-      setImmediate(() => this.flush());
-    }
+    if (this.pendingLines.length >= FLUSH_CHARACTERS || this.pendingHar.length >= FLUSH_CHARACTERS) this.flush();
+    else if (!this.flushTimer && (this.ndjson || this.har)) this.flushTimer = setTimeout(() => this.flush(), FLUSH_MS);
   }
 
   private flush(): void {
-    this.flushScheduled = false;
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
     // A stream that broke takes nothing more; the other one goes on.
     if (this.pendingLines && this.ndjson && !this.ndjson.errored) this.ndjson.write(this.pendingLines);
     if (this.pendingHar && this.har && !this.har.errored) this.har.write(this.pendingHar);

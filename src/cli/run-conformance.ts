@@ -5,7 +5,7 @@ import { RULES, type RuleId } from '../contract/rules.js';
 import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
 import { redactText } from '../http/redact.js';
-import { type Format, type SuiteConfig, suiteContext } from '../probes/index.js';
+import type { Format, SuiteConfig } from '../probes/index.js';
 import type { SampleType } from '../probes/sample-files.js';
 import { colourWanted } from '../report/colour.js';
 import { consoleSummary } from '../report/console-summary.js';
@@ -118,12 +118,14 @@ export async function runConformance(options: RunOptions): Promise<void> {
   const givenBase = baseUrlOf({ baseUrl: options.baseUrl, checkoutUrl, uploadUrl });
 
   // Loaded here, not at start-up: every other command (and --help) starts faster without them.
-  const [{ startReferenceService }, { clientCredentialsToken }, { discoverUrls }, { ProbeRun }] = await Promise.all([
-    import('../reference/service.js'),
-    import('../http/oauth.js'),
-    import('../http/discover.js'),
-    import('../probes/probe-run.js'),
-  ]);
+  const [{ startReferenceService }, { clientCredentialsToken }, { discoverUrls }, { ProbeRun }, { suiteContext }] =
+    await Promise.all([
+      import('../reference/service.js'),
+      import('../http/oauth.js'),
+      import('../http/discover.js'),
+      import('../probes/probe-run.js'),
+      import('../probes/index.js'),
+    ]);
   clearPreviousReports(places);
   const interrupt = stopOnInterrupt('run', options.reportDir);
   let reference: Awaited<ReturnType<typeof startReferenceService>> | undefined;

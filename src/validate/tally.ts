@@ -61,11 +61,27 @@ export interface RecordOptions {
   format?: FormatKey;
 }
 
+/** Per rule and format, the exchange that last counted there: "once per exchange" without a set per exchange. */
+type Marks = Map<RuleId, Partial<Record<FormatKey, number>>>;
+
+/** True the first time `rule` in `format` is marked for exchange number `seq`. */
+function firstMark(marks: Marks, rule: RuleId, format: FormatKey, seq: number): boolean {
+  let row = marks.get(rule);
+  if (!row) {
+    row = {};
+    marks.set(rule, row);
+  }
+  if (row[format] === seq) return false;
+  row[format] = seq;
+  return true;
+}
+
 export class Tally {
   readonly data: TallyData = emptyTally();
   private readonly kept = new Map<RuleId, number>();
-  private readonly countedRules: RuleId[] = [];
-  private readonly countedFormats: FormatKey[] = [];
+  private recorded = 0;
+  private readonly evidenceMarks: Marks = new Map();
+  private readonly brokenMarks: Marks = new Map();
 
   constructor(private readonly options: TallyOptions) {}
 
@@ -77,6 +93,8 @@ export class Tally {
   ): void {
     const { data } = this;
     data.exchanges += 1;
+    this.recorded += 1;
+    const seq = this.recorded;
     if (judged.facts.kind !== 'other') {
       const answers = data.answers[judged.facts.kind] ?? {};
       data.answers[judged.facts.kind] = answers;
@@ -84,32 +102,18 @@ export class Tally {
       answers[answer] = (answers[answer] ?? 0) + 1;
     }
     // An exchange is evidence for a rule once per format, whichever sides could have broken it.
-    // The pairs counted are few (a score or so) and held in two reused arrays: a set of string keys
-    // cost the proxy more per exchange than the rest of its tally.
-    const { countedRules, countedFormats } = this;
-    let counted = 0;
-    next: for (const tested of judged.tested) {
+    for (const tested of judged.tested) {
       const format = verdictFormat(ruleById(tested.rule), tested.format, options.format);
-      for (let index = 0; index < counted; index += 1)
-        if (countedRules[index] === tested.rule && countedFormats[index] === format) continue next;
-      countedRules[counted] = tested.rule;
-      countedFormats[counted] = format;
-      counted += 1;
-      bump(data.evidence, tested.rule, format);
+      if (firstMark(this.evidenceMarks, tested.rule, format, seq)) bump(data.evidence, tested.rule, format);
     }
-    const brokenHere = new Set<string>();
     for (const violation of judged.violations) {
       const format = verdictFormat(
         ruleById(violation.rule),
         formatOnSide(judged.facts, violation.side),
         options.format,
       );
-      const key = `${violation.rule} ${format}`;
       // An exchange breaks a rule once per format, however many members it got wrong.
-      if (!brokenHere.has(key)) {
-        brokenHere.add(key);
-        bump(data.broken, violation.rule, format);
-      }
+      if (firstMark(this.brokenMarks, violation.rule, format, seq)) bump(data.broken, violation.rule, format);
       this.keep(exchange, violation, format, options.at);
     }
   }

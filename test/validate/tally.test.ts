@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { noFacts } from '../../src/contract/exchange-facts.js';
+import type { Exchange, Violation } from '../../src/validate/exchange.js';
+import type { Tested } from '../../src/validate/index.js';
+import { Tally } from '../../src/validate/tally.js';
+
+// An exchange counts once per rule and format, as evidence and as a breach, however many of its
+// sides or members name that rule; each exchange counts anew.
+
+const exchange: Exchange = { request: { method: 'POST', url: 'http://s.test/v2/checkout/c', headers: {} } };
+
+describe('the tally', () => {
+  it('counts an exchange once per rule and format, and every exchange', () => {
+    const tally = new Tally({ summarise: () => ({ method: 'POST', url: exchange.request.url, requestHeaders: {} }) });
+    const facts = { ...noFacts('POST checkout'), requestDocument: 'json' as const, responseDocument: 'xml' as const };
+    const tested: Tested[] = [
+      { rule: 'checkout.echo', side: 'request', format: 'json' },
+      { rule: 'checkout.echo', side: 'response', format: 'json' },
+      { rule: 'checkout.echo', side: 'response', format: 'xml' },
+      { rule: 'format.well-formed', side: 'request', format: 'json' },
+    ];
+    const violations: Violation[] = [
+      { rule: 'checkout.echo', severity: 'must', side: 'response', message: 'one member', path: '/a' },
+      { rule: 'checkout.echo', severity: 'must', side: 'response', message: 'another member', path: '/b' },
+      { rule: 'format.well-formed', severity: 'must', side: 'request', message: 'broken' },
+    ];
+    for (let index = 0; index < 3; index += 1) tally.record(exchange, { violations, tested, facts });
+    expect(tally.data.exchanges).toBe(3);
+    expect(tally.data.evidence['checkout.echo']).toEqual({ json: 3, xml: 3 });
+    expect(tally.data.evidence['format.well-formed']).toEqual({ json: 3 });
+    expect(tally.data.broken['checkout.echo']).toEqual({ xml: 3 });
+    expect(tally.data.broken['format.well-formed']).toEqual({ json: 3 });
+    expect(tally.data.findings).toHaveLength(9);
+  });
+});
