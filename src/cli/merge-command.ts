@@ -11,6 +11,7 @@ import { writeReports } from '../report/write-reports.js';
 import { mergeTallies, tallyOfResult } from '../validate/tally.js';
 import { contextFromJson, exitCodeOf, verdictsOf } from '../validate/verdicts.js';
 import { writeMarkdownOutputs } from './markdown-outputs.js';
+import { withReportOptions } from './report-options.js';
 import { withSettings } from './settings.js';
 import { checkReportPlaces } from './writable.js';
 
@@ -55,21 +56,8 @@ export function mergeCommand(yargs: Argv) {
     'Combine the results.json of shards of one validate run into one report',
     (y) =>
       withSettings(
-        y
+        withReportOptions(y)
           .positional('files', { type: 'string', array: true, describe: 'results.json files of the shards' })
-          .option('report-dir', { type: 'string', default: 'reports', describe: 'Folder for the merged reports' })
-          .option('json-report', { type: 'string', describe: 'Path of the merged JSON report' })
-          .option('junit', { type: 'string', describe: 'Path of the merged JUnit report' })
-          .option('allure-dir', { type: 'string', describe: 'Folder of the merged Allure results' })
-          .option('summary-md', {
-            type: 'string',
-            describe: 'Also write the merged summary as Markdown to this file (and to $GITHUB_STEP_SUMMARY when set)',
-          })
-          .option('reporter', {
-            choices: ['console', 'github'] as const,
-            default: 'console' as const,
-            describe: 'github: also print GitHub Actions annotations for failed rules',
-          })
           .example('$0 merge shard-*/results.json', 'one report for a validate run split with --shard K/N'),
         'merge',
       ),

@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { withReportOptions } from './report-options.js';
 import { runConformance } from './run-conformance.js';
 import { withSettings } from './settings.js';
 
@@ -8,7 +9,7 @@ export function runCommand(yargs: Argv) {
     'Run the conformance suite against a service (default: the embedded reference service)',
     (y) =>
       withSettings(
-        y
+        withReportOptions(y)
           .option('base-url', {
             type: 'string',
             describe:
@@ -58,29 +59,6 @@ export function runCommand(yargs: Argv) {
             describe: 'GET checks only: create or change nothing on the service',
           })
           .option('timeout', { type: 'number', default: 30, describe: 'Seconds to wait for each answer' })
-          .option('report-dir', {
-            type: 'string',
-            default: 'reports',
-            describe: 'Folder for results.json, junit.xml and allure-results/',
-          })
-          .option('json-report', {
-            type: 'string',
-            describe: 'Path of the JSON report (default <report-dir>/results.json)',
-          })
-          .option('junit', { type: 'string', describe: 'Path of the JUnit report (default <report-dir>/junit.xml)' })
-          .option('allure-dir', {
-            type: 'string',
-            describe: 'Folder of Allure results (default <report-dir>/allure-results)',
-          })
-          .option('summary-md', {
-            type: 'string',
-            describe: 'Write the summary as Markdown here (also appended to $GITHUB_STEP_SUMMARY when set)',
-          })
-          .option('reporter', {
-            choices: ['console', 'github'] as const,
-            default: 'console' as const,
-            describe: 'github: also print GitHub Actions annotations for failed rules',
-          })
           .option('quiet', { type: 'boolean', default: false, describe: 'No progress lines, only the summary' })
           .example('$0', 'run against the embedded reference service')
           .example(

@@ -9,6 +9,7 @@ import { writeReports } from '../report/write-reports.js';
 import { exitCodeOf, type VerdictContext, verdictsOf } from '../validate/verdicts.js';
 import { stopOnInterrupt } from './interrupt.js';
 import { writeMarkdownOutputs } from './markdown-outputs.js';
+import { withReportOptions } from './report-options.js';
 import { selectedRules } from './rule-selection.js';
 import { withSettings } from './settings.js';
 import { checkReportPlaces, clearPreviousReports } from './writable.js';
@@ -33,7 +34,7 @@ export function validateCommand(yargs: Argv) {
     'Validate recorded traffic offline: NDJSON recordings of the proxy and HAR 1.2 files',
     (y) =>
       withSettings(
-        y
+        withReportOptions(y)
           .positional('files', { type: 'string', array: true, describe: 'Recordings (.ndjson) or HAR files' })
           .option('only', { type: 'string', array: true, describe: 'Judge only these rule IDs or prefixes' })
           .option('skip', { type: 'string', array: true, describe: 'Skip these rule IDs or prefixes' })
@@ -43,13 +44,6 @@ export function validateCommand(yargs: Argv) {
             default: 'both' as const,
             describe: 'Formats the traffic is expected to speak: rules of the other format are skipped, not untested',
           })
-          .option('report-dir', {
-            type: 'string',
-            default: 'reports',
-            describe: 'Folder for results.json and junit.xml',
-          })
-          .option('json-report', { type: 'string', describe: 'Path of the JSON report' })
-          .option('junit', { type: 'string', describe: 'Path of the JUnit report' })
           .option('jobs', {
             type: 'number',
             describe:
@@ -59,19 +53,6 @@ export function validateCommand(yargs: Argv) {
             type: 'string',
             describe:
               'K/N: judge only the checkouts that fall in shard K of N (1-based); merge the shards\' results.json with "print-conformance merge"',
-          })
-          .option('reporter', {
-            choices: ['console', 'github'] as const,
-            default: 'console' as const,
-            describe: 'github: also print GitHub Actions annotations for failed rules',
-          })
-          .option('allure-dir', {
-            type: 'string',
-            describe: 'Folder of Allure results (default <report-dir>/allure-results)',
-          })
-          .option('summary-md', {
-            type: 'string',
-            describe: 'Write the summary as Markdown here (also appended to $GITHUB_STEP_SUMMARY when set)',
           })
           .example('$0 validate traffic.ndjson', 'judge a proxy recording')
           .example('$0 validate session.har --only checkout.', 'judge the checkout exchanges of a browser HAR'),
