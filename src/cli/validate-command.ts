@@ -35,7 +35,11 @@ export function validateCommand(yargs: Argv) {
     (y) =>
       withSettings(
         withReportOptions(y)
-          .positional('files', { type: 'string', array: true, describe: 'Recordings (.ndjson) or HAR files' })
+          .positional('files', {
+            type: 'string',
+            array: true,
+            describe: 'Recordings (.ndjson) or HAR files; - reads one from standard input',
+          })
           .option('only', { type: 'string', array: true, describe: 'Judge only these rule IDs or prefixes' })
           .option('skip', { type: 'string', array: true, describe: 'Skip these rule IDs or prefixes' })
           .option('strict', { type: 'boolean', default: false, describe: 'Fail on should rules too' })
