@@ -153,9 +153,12 @@ export class BodyTap {
         this.kept.push(chunk);
       }
     }
-    this.hash?.update(chunk);
-    // Bytes after an early look at the body (finish) are not part of the digest it promised.
-    if (this.offThread && !this.finished) this.offThread.update(chunk);
+    // Bytes after an early look at the body (finish, when the answer streams back before the
+    // request has ended) are not part of the digest that look took; a digested hash takes no more.
+    if (!this.finished) {
+      this.hash?.update(chunk);
+      this.offThread?.update(chunk);
+    }
     this.parser?.write(chunk);
   }
 
