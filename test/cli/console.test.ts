@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { serverErrorRecording } from '../helpers/server-error-recording.js';
 
 // What a person sees: stdout holds the summary and nothing else (no line of vitest's), progress
 // and reasons go to stderr, and colour comes only to a terminal or when FORCE_COLOR asks.
@@ -10,15 +10,7 @@ import { runCli } from '../helpers/cli.js';
 let folder: string;
 let recording: string;
 beforeAll(() => {
-  folder = mkdtempSync(join(tmpdir(), 'print-conformance-console-'));
-  recording = join(folder, 'one.ndjson');
-  writeFileSync(
-    recording,
-    `${JSON.stringify({
-      request: { method: 'GET', url: 'http://s.test/v2/checkout/c', headers: { accept: 'application/json' } },
-      response: { status: 500, headers: { 'content-type': 'application/json' }, body: { text: '{}', size: 2 } },
-    })}\n`,
-  );
+  ({ folder, recording } = serverErrorRecording('console'));
 });
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 

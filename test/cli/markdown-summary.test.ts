@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { serverErrorRecording } from '../helpers/server-error-recording.js';
 
 // --summary-md writes the Markdown summary; inside a GitHub Actions job it is appended to the job
 // summary as well, after what the job's earlier steps wrote there.
@@ -10,15 +10,7 @@ import { runCli } from '../helpers/cli.js';
 let folder: string;
 let recording: string;
 beforeAll(() => {
-  folder = mkdtempSync(join(tmpdir(), 'print-conformance-markdown-'));
-  recording = join(folder, 'one.ndjson');
-  writeFileSync(
-    recording,
-    `${JSON.stringify({
-      request: { method: 'GET', url: 'http://s.test/v2/checkout/c', headers: { accept: 'application/json' } },
-      response: { status: 500, headers: { 'content-type': 'application/json' }, body: { text: '{}', size: 2 } },
-    })}\n`,
-  );
+  ({ folder, recording } = serverErrorRecording('markdown'));
 });
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startListeningCli } from '../helpers/cli.js';
+import { serverErrorRecording } from '../helpers/server-error-recording.js';
 
 // Option values from a config file found upward, from PRINT_CONFORMANCE_* variables and from the
 // command line, in that order of rising precedence.
@@ -11,16 +11,7 @@ import { runCli, startListeningCli } from '../helpers/cli.js';
 let folder: string;
 let recording: string;
 beforeAll(() => {
-  folder = mkdtempSync(join(tmpdir(), 'print-conformance-settings-'));
-  recording = join(folder, 'one.ndjson');
-  // One exchange that breaks http.no-server-error (must) and nothing of checkout's.
-  writeFileSync(
-    recording,
-    `${JSON.stringify({
-      request: { method: 'GET', url: 'http://s.test/v2/checkout/c', headers: { accept: 'application/json' } },
-      response: { status: 500, headers: { 'content-type': 'application/json' }, body: { text: '{}', size: 2 } },
-    })}\n`,
-  );
+  ({ folder, recording } = serverErrorRecording('settings'));
 });
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
