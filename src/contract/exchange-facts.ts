@@ -33,6 +33,10 @@ export interface ExchangeFacts {
   statusMember: boolean;
   paymentUrlMember: boolean;
   countryMember: boolean;
+  /** A checkout request carrying a Country. */
+  requestCountry: boolean;
+  /** A request whose URL client.given-urls can judge: misshaped, or related to an order answer seen. */
+  givenUrlJudged: boolean;
   /** A GET whose checkout an earlier POST in the same traffic set up. */
   afterPost: boolean;
   /** An upload whose Content-Type (or file part's) is one the service must refuse. */
@@ -54,6 +58,8 @@ export function noFacts(kind: ExchangeKind): ExchangeFacts {
     statusMember: false,
     paymentUrlMember: false,
     countryMember: false,
+    requestCountry: false,
+    givenUrlJudged: false,
     afterPost: false,
     uploadTypeRefused: false,
     uploadBytesKnown: false,

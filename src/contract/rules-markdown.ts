@@ -5,6 +5,7 @@ import { RULES, type RuleArea } from './rules.js';
 const AREA_TITLES: Record<RuleArea, string> = {
   checkout: 'Checkout: POST and GET checkout/{code}',
   upload: 'Upload: POST files/{code}',
+  client: 'Client: what a client sends (proxy and validate)',
   format: 'Format',
   http: 'HTTP',
   observe: 'Observations (never pass or fail; shown in the service profile)',

@@ -11,7 +11,7 @@ export type Severity = 'must' | 'should' | 'observe';
 /** Where a rule can be judged: by probing a service (suite) and/or from recorded or live traffic. */
 export type Face = 'suite' | 'traffic';
 
-export type RuleArea = 'checkout' | 'upload' | 'format' | 'http' | 'observe';
+export type RuleArea = 'checkout' | 'upload' | 'client' | 'format' | 'http' | 'observe';
 
 /** The formats a rule is judged in: one of them, both, or none (it does not depend on the format). */
 export type RuleFormats = 'json' | 'xml' | 'both' | 'none';
@@ -288,13 +288,14 @@ const CATALOG = [
     area: 'checkout',
     title: 'Country is a two-letter code',
     description:
-      'Country is a short country code: two upper-case ASCII letters (ISO 3166-1 alpha-2 on the real service).',
+      'Country is a short country code: two upper-case ASCII letters (ISO 3166-1 alpha-2 on the real service), in what a client sends as in what a service answers: a request whose Country is a name (Netherlands) is flagged on the request side.',
     faces: both,
     formats: 'both',
     writes: false,
     evidence: {
-      what: 'an accepted checkout answer carrying a Country',
+      what: 'a checkout request or accepted answer carrying a Country',
       kinds: CHECKOUT,
+      request: (f) => f.kind === 'POST checkout' && f.requestCountry,
       response: (f) => isCheckout(f) && f.accepted && f.countryMember,
     },
   },
@@ -448,6 +449,40 @@ const CATALOG = [
       what: 'an upload of an allowed type whose first bytes were recorded',
       kinds: UPLOAD,
       request: (f) => f.kind === 'POST files' && f.uploadBytesKnown,
+    },
+  },
+  {
+    id: 'client.given-urls',
+    severity: 'must',
+    seed: '§1, §4.1, §4.3',
+    area: 'client',
+    title: 'Checkout and upload requests go to the URLs the order gave',
+    description:
+      "Checkout and upload requests go to the URLs that the order endpoints gave (checkout.setupUrl, items[].files.*.uploadUrl of a POST orders or GET orders/{id} answer), used as given, never built by the client. A violation: a request under the interface whose path is not the shape of a given URL (checkout without a code, files/{x}/content, extra or missing segments), or that puts a value of a seen order answer other than its codes (the order's id, say) where a code belongs. A well-shaped URL with a code that no order answer in the traffic gave is not judged (the client may hold URLs from an earlier order).",
+    faces: trafficOnly,
+    formats: 'none',
+    writes: false,
+    evidence: {
+      what: 'a checkout or upload request in traffic that holds the answer of the order that gave its URL, or a request under checkout or files of another shape',
+      kinds: ANY,
+      request: (f) => f.givenUrlJudged,
+    },
+  },
+  {
+    id: 'checkout.request.schema',
+    severity: 'must',
+    seed: '§2.1, §2.3',
+    area: 'client',
+    title: 'A checkout request has the documented "in" form',
+    description:
+      'A checkout request (JSON or XML) has ReturnUrl a string when present, and Billing an object when present holding its address in Address, an object whose Name, Line1, PostCode, City and Country are strings where present. Address fields directly under Billing, a Billing that is a string, a ReturnUrl that is a number are violations: a service binding the documented form drops them silently.',
+    faces: trafficOnly,
+    formats: 'both',
+    writes: false,
+    evidence: {
+      what: 'the JSON or XML body of a POST checkout',
+      kinds: POST_CHECKOUT,
+      request: (f) => f.kind === 'POST checkout' && f.requestDocument !== undefined,
     },
   },
   {

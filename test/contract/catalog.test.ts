@@ -35,7 +35,7 @@ describe('the rule catalog', () => {
   it('selects by ID and by prefix, and names what matches nothing', () => {
     expect([...selectRules(['upload.']).selected].every((id) => id.startsWith('upload.'))).toBe(true);
     expect(selectRules(['upload']).selected.size).toBe(selectRules(['upload.']).selected.size);
-    expect(selectRules([], ['checkout', 'upload', 'format', 'http', 'observe']).selected.size).toBe(0);
+    expect(selectRules([], ['checkout', 'upload', 'client', 'format', 'http', 'observe']).selected.size).toBe(0);
     expect(selectRules(['checkout.echo']).selected).toEqual(new Set(['checkout.echo']));
     expect(selectRules(['checkout.ech']).unknown).toEqual(['checkout.ech']);
   });
