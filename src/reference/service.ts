@@ -11,7 +11,9 @@ import { mediaType } from '../validate/exchange.js';
 import { fileKindOf } from '../validate/magic.js';
 import { ADDRESS_FIELDS, modelOf } from '../validate/model.js';
 import { CONFORMANT, type Dialect, type OutgoingAnswer } from './dialect.js';
+import { type Fault, FaultPlan } from './faults.js';
 import { HttpError } from './http-error.js';
+import { answerPayment, isPaymentPath } from './payment-flow.js';
 import { decodeRequestText, decodeUtf8, readSmallBody } from './request-body.js';
 import { Responder } from './responder.js';
 import { type CheckoutRecord, ReferenceStore } from './store.js';
@@ -33,6 +35,8 @@ export interface ReferenceOptions {
    * reverse proxy, a port mapping): the URLs it hands out start with it. Ends in "/".
    */
   publicUrl?: string;
+  /** Chosen faults (`serve --fault`): error answers, slow answers, expiring tokens, declined payments. */
+  faults?: Fault[];
 }
 
 export interface ReferenceService {
@@ -63,7 +67,8 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
   const uploadFolder = mkdtempSync(join(tmpdir(), 'print-conformance-uploads-'));
   const maxUpload = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD;
   const issuedTokens = new Set<string>();
-  const authRequired = Boolean(options.token || options.clientId);
+  const faults = new FaultPlan(options.faults);
+  const authRequired = Boolean(options.token || options.clientId || faults.tokenLifetime);
 
   // The URLs handed out are built on the service's own address, never on the client's Host header:
   // a request naming another host must not make the service point its clients there.
@@ -80,12 +85,14 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     return model;
   }
 
-  function authorised(request: IncomingMessage): boolean {
-    if (!authRequired) return true;
+  function authorisation(request: IncomingMessage): 'granted' | 'refused' | 'expired' {
+    if (!authRequired) return 'granted';
     const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-    if (!match?.[1]) return false;
+    if (!match?.[1]) return 'refused';
     const given = match[1];
-    return (options.token !== undefined && sameSecret(given, options.token)) || issuedTokens.has(given);
+    const known = (options.token !== undefined && sameSecret(given, options.token)) || issuedTokens.has(given);
+    if (!known) return 'refused';
+    return faults.tokenExpired(given) ? 'expired' : 'granted';
   }
 
   async function readCheckoutRequest(
@@ -174,6 +181,7 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     const method = request.method ?? 'GET';
     const base = publicBase;
     const [resource, code, extra] = segments;
+    await faults.apply(method, resource);
     const allow = (...methods: string[]) => {
       if (!methods.includes(method))
         throw new HttpError(405, `${method} is not allowed here`, [`Use ${methods.join(' or ')}.`], {
@@ -199,7 +207,13 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
       return;
     }
 
-    if (!authorised(request)) {
+    const access = authorisation(request);
+    if (access === 'expired') {
+      throw new HttpError(401, 'the access token expired', ['Get a new token from POST oauth.'], {
+        'www-authenticate': 'Bearer error="invalid_token", error_description="the access token expired"',
+      });
+    }
+    if (access === 'refused') {
       throw new HttpError(
         401,
         'missing, expired or invalid access token',
@@ -246,12 +260,20 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
         throw new HttpError(404, 'unknown checkout code', ['Use the checkout URL given by the order.']);
       }
       if (method === 'POST') {
+        // As the real service refuses an action in the wrong state: a paid checkout is not set up again.
+        if (record.status === 'Successful') {
+          throw new HttpError(403, 'the payment of this checkout succeeded; it cannot be set up again', [
+            'Read its status with GET checkout/{code}.',
+          ]);
+        }
         const sent = await readCheckoutRequest(request);
         if (dialect.replaceSetUp || !record.setUp) {
           record.returnUrl = sent.returnUrl;
           record.address = sent.address;
           record.status = 'Open';
           record.setUp = true;
+          // The payment URL of an earlier set-up stops working: it was for other terms.
+          store.renewPayment(record);
         }
         const headers: Record<string, string> =
           dialect.setUpStatus === 201 ? { location: `${base}checkout/${code}` } : {};
@@ -320,6 +342,13 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     const segments = url.pathname.startsWith(BASE_PATH)
       ? url.pathname.slice(BASE_PATH.length).split('/').filter(Boolean)
       : [];
+    // The customer's payment screen: HTML for a browser, without the bearer token it does not have.
+    if (isPaymentPath(segments)) {
+      answerPayment(request, response, store, segments, { declinePayments: faults.declinesPayments }).catch(() => {
+        if (!response.headersSent) response.writeHead(500).end();
+      });
+      return;
+    }
     const endpoint: OutgoingAnswer['endpoint'] =
       segments[0] === 'checkout'
         ? 'checkout'

@@ -55,6 +55,14 @@ export class ReferenceStore {
   readonly orders = new Map<string, OrderRecord>();
   readonly checkouts = new Map<string, CheckoutRecord>();
   readonly uploads = new Map<string, UploadSlot>();
+  /** Every payment id ever handed out, to its checkout code: a superseded one is told apart from a made-up one. */
+  readonly payments = new Map<string, string>();
+
+  /** A fresh payment for a checkout (each set-up gets one); the one before it stops working. */
+  renewPayment(checkout: CheckoutRecord): void {
+    checkout.paymentId = opaqueCode(16);
+    this.payments.set(checkout.paymentId, checkout.code);
+  }
 
   placeOrder(items: { productId: string; quantity: number }[]): OrderRecord {
     const id = opaqueCode(10);
@@ -79,6 +87,7 @@ export class ReferenceStore {
     order.amount = Math.round((order.amount + 10) * 100) / 100;
     checkout.amount = order.amount;
     this.checkouts.set(checkout.code, checkout);
+    this.payments.set(checkout.paymentId, checkout.code);
     this.orders.set(id, order);
     return order;
   }

@@ -1,0 +1,108 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  outcomeWithoutReturn,
+  type PaymentPage,
+  type PaymentView,
+  paymentForm,
+  paymentMethodNotAllowed,
+  paymentNotSetUp,
+  paymentOver,
+  paymentSuperseded,
+  paymentUnknown,
+} from './payment-page.js';
+import { readSmallBody } from './request-body.js';
+import type { CheckoutRecord, ReferenceStore } from './store.js';
+
+// The payment step of the checkout flow (seed §1): the client redirects the customer's browser to
+// PaymentUrl (`payments/<id>/start`); the page's forms post one outcome (`pay`, `cancel`, `fail`),
+// which moves the checkout's Status from Open and sends the browser back to the ReturnUrl with a 303.
+// The same posts work from curl or a test's HTTP client: a form post needs no browser.
+
+export const OUTCOMES = { pay: 'Successful', cancel: 'Cancelled', fail: 'Failed' } as const;
+type Action = 'start' | keyof typeof OUTCOMES;
+
+const FORM_BODY_LIMIT = 64 * 1024;
+
+/**
+ * The ReturnUrl as a Location header: exactly as the client sent it, but for the characters a header
+ * cannot carry as they are (non-ASCII, spaces), which are percent-encoded as UTF-8 the way a browser
+ * encodes them when it follows the URL (RFC 3987 §3.1). `%20`, `&` and the fragment stay untouched.
+ * Undefined when the ReturnUrl is not an absolute http(s) URL a browser could be sent to.
+ */
+export function redirectLocation(returnUrl: string): string | undefined {
+  if (!/^https?:\/\/[^/?#\s]/i.test(returnUrl) || !URL.canParse(returnUrl)) return undefined;
+  return returnUrl.replace(/[^\x21-\x7e]/gu, (character) =>
+    [...Buffer.from(character, 'utf8')].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+  );
+}
+
+function write(response: ServerResponse, { status, html }: PaymentPage, headers: Record<string, string> = {}): void {
+  const body = Buffer.from(html, 'utf8');
+  response.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': body.length,
+    // Nothing runs on these pages; posting a form and following its redirect stay allowed.
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+    'cache-control': 'no-store',
+    ...headers,
+  });
+  response.end(body);
+}
+
+export interface PaymentFlowOptions {
+  /** The payment-fails fault: the pay button ends in Failed, as a declined card would. */
+  declinePayments: boolean;
+}
+
+/** Whether a path's segments (below the base) are the payment screen's: `payments/<id>/<action>`. */
+export function isPaymentPath(segments: string[]): boolean {
+  return segments[0] === 'payments' && segments.length === 3;
+}
+
+/** Answers one request of the payment screen with an HTML page or a redirect; never throws. */
+export async function answerPayment(
+  request: IncomingMessage,
+  response: ServerResponse,
+  store: ReferenceStore,
+  segments: string[],
+  options: PaymentFlowOptions,
+): Promise<void> {
+  const [, paymentId = '', given = ''] = segments;
+  const method = request.method ?? 'GET';
+  if (method === 'POST') {
+    // A form's fields carry nothing the outcome needs; read them so that the connection stays usable.
+    try {
+      await readSmallBody(request, FORM_BODY_LIMIT);
+    } catch {
+      request.resume();
+    }
+  } else request.resume();
+
+  const action: Action | undefined = given === 'start' || given in OUTCOMES ? (given as Action) : undefined;
+  const code = store.payments.get(paymentId);
+  const record = code === undefined ? undefined : store.checkouts.get(code);
+  if (!action || !record) return write(response, paymentUnknown());
+  const allowed = action === 'start' ? 'GET' : 'POST';
+  if (method !== allowed && !(action === 'start' && method === 'HEAD'))
+    return write(response, paymentMethodNotAllowed(allowed), { allow: allowed });
+  if (record.paymentId !== paymentId) return write(response, paymentSuperseded());
+  if (!record.setUp) return write(response, paymentNotSetUp());
+  if (record.status !== 'Open') return write(response, paymentOver(record.status));
+
+  if (action === 'start') return write(response, paymentForm(viewOf(record, options)));
+  record.status = action === 'pay' && options.declinePayments ? OUTCOMES.fail : OUTCOMES[action];
+  const location = record.returnUrl === undefined ? undefined : redirectLocation(record.returnUrl);
+  if (location === undefined) return write(response, outcomeWithoutReturn(record.status, record.returnUrl));
+  response.writeHead(303, { location, 'content-length': 0, 'cache-control': 'no-store' });
+  response.end();
+}
+
+function viewOf(record: CheckoutRecord, options: PaymentFlowOptions): PaymentView {
+  return {
+    orderId: record.orderId,
+    checkoutCode: record.code,
+    amount: record.amount,
+    returnUrl: record.returnUrl,
+    declines: options.declinePayments,
+  };
+}
