@@ -1,5 +1,6 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
+import { FAULT_LIST, OPERATION_HELP, parseFault } from '../reference/faults.js';
 import type { ReferenceService } from '../reference/service.js';
 import { parseByteSize } from './byte-size.js';
 import { withSettings } from './settings.js';
@@ -47,7 +48,18 @@ export function serveCommand(yargs: Argv) {
             type: 'string',
             describe: 'The secret of --client-id (env PRINT_CONFORMANCE_SERVE_CLIENT_SECRET)',
           })
+          .option('fault', {
+            type: 'string',
+            array: true,
+            describe: `Answer as a service on a bad day, for a client's error paths (repeatable):\n${FAULT_LIST.map(
+              ([name, what]) => `  ${name}: ${what}`,
+            ).join('\n')}\n${OPERATION_HELP}`,
+          })
           .example('$0 serve --port 8080', 'serve on http://127.0.0.1:8080/v2/')
+          .example(
+            '$0 serve --fault 503:post-checkout:1 expire-tokens:20',
+            'the first checkout set-up gets a 503; every token expires after 20 requests',
+          )
           .example(
             '$0 serve --host 0.0.0.0 --port 8080 --public-url https://sandbox.example.test/v2/',
             'serve behind a reverse proxy that forwards https://sandbox.example.test/v2/ to port 8080',
@@ -60,6 +72,7 @@ export function serveCommand(yargs: Argv) {
       const maxUploadBytes = parseByteSize(argv['max-upload'], '--max-upload');
       const publicUrl = argv['public-url'] === undefined ? undefined : publicBaseUrl(argv['public-url']);
       const clientSecret = argv['client-secret'];
+      const faults = (argv.fault ?? []).map((given) => parseFault(String(given)));
       if (argv['client-id'] !== undefined && clientSecret === undefined)
         throw new UsageError('--client-id needs --client-secret');
       // Loaded here, not with the CLI: every other command would pay for the service's modules.
@@ -74,6 +87,7 @@ export function serveCommand(yargs: Argv) {
           clientId: argv['client-id'],
           clientSecret,
           publicUrl,
+          faults,
         });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
