@@ -1,0 +1,124 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, startListeningCli } from '../helpers/cli.js';
+import { checkoutRequestJson } from '../helpers/exchanges.js';
+
+// `serve --fault` as a client team runs it, judged by the proxy and the suite as any service is: a
+// fault that breaks a rule shows under that rule; one that breaks none (a 401 is how the real
+// service answers an expired token) shows as the rules its refused calls could not test.
+
+let folder: string;
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'print-conformance-faults-'));
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** `serve --fault …` with the proxy in front of it; stops both and answers the proxy's verdict. */
+async function behindProxy(faults: string[], proxyOptions: string[] = []) {
+  const serve = await startListeningCli(['serve', '--fault', ...faults]);
+  const proxy = await startListeningCli(['proxy', '--target', serve.url, ...proxyOptions]);
+  return {
+    url: proxy.url,
+    async stop() {
+      const verdict = await proxy.stop();
+      expect((await serve.stop()).code).toBe(0);
+      return verdict;
+    },
+  };
+}
+
+async function call(method: string, url: string, headers: Record<string, string> = {}, body?: string) {
+  const answer = await fetch(url, { method, headers, body });
+  return { status: answer.status, violations: answer.headers.get('print-conformance-violations'), answer };
+}
+
+async function setUpThrough(proxyUrl: string) {
+  const order = (await (await fetch(`${proxyUrl}orders`, { method: 'POST' })).json()) as {
+    checkout: { setupUrl: string };
+  };
+  const headers = { 'content-type': 'application/json', accept: 'application/json' };
+  return {
+    checkoutUrl: order.checkout.setupUrl,
+    post: () => call('POST', order.checkout.setupUrl, headers, checkoutRequestJson()),
+  };
+}
+
+describe('print-conformance serve --fault', () => {
+  it('lists every fault in serve --help', async () => {
+    const help = await runCli(['serve', '--help']);
+    expect(help.code).toBe(0);
+    for (const name of [
+      'expire-tokens:N',
+      '401:OPERATION[:COUNT]',
+      '500:OPERATION',
+      '503:OPERATION',
+      'slow:OPERATION:MS',
+      'payment-fails',
+    ])
+      expect(help.stdout).toContain(name);
+  });
+
+  it('refuses a fault it does not know in one line, exit 2', async () => {
+    const result = await runCli(['serve', '--fault', 'teapot']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^print-conformance: --fault teapot is not a known fault; known: expire-tokens:N, [^\n]+\n$/,
+    );
+  });
+
+  it('500 and 503 on an operation: the proxy flags each under http.no-server-error and exits 1', async () => {
+    const setup = await behindProxy(['500:get-checkout', '503:post-checkout:1']);
+    const { checkoutUrl, post } = await setUpThrough(setup.url);
+    const unavailable = await post();
+    expect([unavailable.status, unavailable.violations]).toEqual([503, 'http.no-server-error (response)']);
+    expect(unavailable.answer.headers.get('retry-after')).toBe('1');
+    const retried = await post();
+    expect([retried.status, retried.violations]).toEqual([201, null]);
+    const broken = await call('GET', checkoutUrl, { accept: 'application/json' });
+    expect([broken.status, broken.violations]).toEqual([500, 'http.no-server-error (response)']);
+    const { code, stderr } = await setup.stop();
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/\nFAIL +http\.no-server-error +must +\d+ exchanges/);
+  });
+
+  it('401 on an operation and expiring tokens: the proxy exits 1, the refused calls named in the untested rules', async () => {
+    const setup = await behindProxy(['401:post-checkout:1']);
+    const { post } = await setUpThrough(setup.url);
+    expect((await post()).status).toBe(401);
+    const { code, stderr } = await setup.stop();
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/\nUNTESTED +checkout\.response\.schema +must .*POST checkout .*answered 401 JSON/);
+
+    const expiring = await behindProxy(['expire-tokens:1']);
+    const form = 'grant_type=client_credentials&client_id=shop&client_secret=s3cret';
+    const issued = await call(
+      'POST',
+      `${expiring.url}oauth`,
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      form,
+    );
+    const { access_token } = (await issued.answer.json()) as { access_token: string };
+    const authorization = `Bearer ${access_token}`;
+    const order = await fetch(`${expiring.url}orders`, { method: 'POST', headers: { authorization } });
+    expect(order.status).toBe(201);
+    const { checkout } = (await order.json()) as { checkout: { setupUrl: string } };
+    const late = await call('GET', checkout.setupUrl, { authorization, accept: 'application/json' });
+    expect(late.status).toBe(401);
+    const verdict = await expiring.stop();
+    expect(verdict.code).toBe(1);
+    expect(verdict.stderr).toMatch(/\nUNTESTED +checkout\.get\.shape +must .*GET checkout .*answered 401 JSON/);
+  });
+
+  it('a slow answer: the proxy gives up after --connect-timeout (504) and counts it as never reaching the target', async () => {
+    const setup = await behindProxy(['slow:get-checkout:60000'], ['--connect-timeout', '1']);
+    const { checkoutUrl, post } = await setUpThrough(setup.url);
+    expect((await post()).status).toBe(201);
+    expect((await call('GET', checkoutUrl, { accept: 'application/json' })).status).toBe(504);
+    const { code, stderr } = await setup.stop();
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/\nUNTESTED +checkout\.get\.shape +must /);
+    expect(stderr).toMatch(/\nproxy summary: 3 exchanges, 2 reached the target, 1 never did\n$/);
+  });
+});
