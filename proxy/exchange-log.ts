@@ -2,6 +2,7 @@ import { summariseExchange } from '../src/http/exchange-summary.js';
 import { redactText } from '../src/http/redact.js';
 import type { Exchange } from '../src/validate/exchange.js';
 import type { Judgement } from '../src/validate/index.js';
+import type { Scope } from '../src/validate/scope.js';
 import { Tally } from '../src/validate/tally.js';
 import type { RecordedExchange } from './recorder.js';
 
@@ -40,10 +41,15 @@ export class TrafficLog {
     return count;
   }
 
-  /** One finished exchange with its judgement (none when judging failed). */
-  record(exchange: RecordedExchange, judged: Judgement | undefined): void {
+  /**
+   * One finished exchange with its judgement: none when judging failed, or when `scope` says it is
+   * not judged (an order answer, or what is not the interface, counted apart).
+   */
+  record(exchange: RecordedExchange, judged: Judgement | undefined, scope?: Scope): void {
     this.seen += 1;
-    if (judged) {
+    if (scope?.kind === 'outside') this.tally.outside(scope.reason);
+    else if (scope?.kind === 'order') this.tally.order();
+    else if (judged) {
       // Messages quote what was sent (a URL, the start of a broken body): redacted as the recording is.
       const violations =
         judged.violations.length === 0

@@ -3,7 +3,8 @@ import { splitObservations } from '../src/findings/observations.js';
 import { listen } from '../src/http/listen.js';
 import { redactText } from '../src/http/redact.js';
 import type { Exchange } from '../src/validate/exchange.js';
-import { CheckoutState, type Judgement, judgeExchange } from '../src/validate/index.js';
+import type { Judgement } from '../src/validate/index.js';
+import { judgeTraffic, type TrafficJudgement, TrafficState } from '../src/validate/traffic.js';
 import { ClientConnection } from './client-connection.js';
 import { TrafficLog } from './exchange-log.js';
 import { MemoryBudget } from './memory-budget.js';
@@ -142,7 +143,8 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     log(`print-conformance: ${message}; exchanges from now on are not recorded there`),
   );
   await recorder.ready();
-  const state = new CheckoutState();
+  // The target is the service's base: what goes elsewhere under it is not the interface.
+  const state = new TrafficState(target.href);
   const traffic = new TrafficLog(redact, redaction.headers);
   // The tally takes each exchange's judgement from its one judging on the way through. Every
   // exchange is recorded in the same turn as its last judging, so the last judgement made is its
@@ -150,6 +152,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   // Kept so rather than in a WeakMap, which cost more per exchange than the tally itself.
   let lastJudged: Exchange | undefined;
   let lastJudgement: Judgement | undefined;
+  let lastScope: TrafficJudgement['scope'] | undefined;
   const listenHost = options.host ?? '127.0.0.1';
   const allowedHosts = options.allowedHosts ?? [];
   const connections = new Set<ClientConnection>();
@@ -178,8 +181,13 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     judge: (exchange) => {
       lastJudged = exchange;
       lastJudgement = undefined;
+      lastScope = undefined;
       try {
-        const judged = judgeExchange(exchange, state);
+        const sorted = judgeTraffic(exchange, state);
+        lastScope = sorted.scope;
+        const judged = sorted.judgement;
+        // Order answers and what is not the interface are judged by no rule.
+        if (!judged) return [];
         lastJudgement = judged;
         const { violations } = judged;
         return options.selected ? violations.filter((v) => options.selected?.has(v.rule)) : violations;
@@ -195,9 +203,11 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     record: (exchange, started) => {
       exchange.durationMs = Math.round(performance.now() - started);
       const { violations: shown, observations } = splitObservations(exchange.violations);
-      traffic.record(exchange, lastJudged === exchange || exchange.blocked ? lastJudgement : undefined);
+      const own = lastJudged === exchange || exchange.blocked;
+      traffic.record(exchange, own ? lastJudgement : undefined, own ? lastScope : undefined);
       lastJudged = undefined;
       lastJudgement = undefined;
+      lastScope = undefined;
       const split: RecordedExchange = { ...exchange, violations: shown, observations };
       const redacted = redact(split) as RecordedExchange;
       recorder.record(redacted);

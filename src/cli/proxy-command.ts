@@ -98,7 +98,10 @@ export function proxyCommand(yargs: Argv) {
     (y) => withSettings(proxyOptions(y), 'proxy'),
     async (argv) => {
       const wrapped = commandAfterDashes(hideBin(process.argv));
-      const formats: ('json' | 'xml')[] = argv.format === 'both' ? ['json', 'xml'] : [argv.format];
+      const formats: ('json' | 'xml')[] =
+        argv.format === 'json' || argv.format === 'xml' ? [argv.format] : ['json', 'xml'];
+      // On traffic, the formats and operations it used decide unless the user named them (CLI.md).
+      const auto = argv.format === 'auto' && argv.only === undefined;
       const selected = selectedRules(argv.only, argv.skip);
       const settings = proxySettings(argv, reportedRules(selected, formats));
       const summaryInterval = numberOption(argv['summary-interval'], '--summary-interval');
@@ -124,7 +127,13 @@ export function proxyCommand(yargs: Argv) {
         clearInterval(periodic);
         await proxy.close();
       }
-      const context: VerdictContext = { face: 'traffic', selected, formats, strict: argv.strict };
+      const context: VerdictContext = {
+        face: 'traffic',
+        selected,
+        formats,
+        strict: argv.strict,
+        ...(auto ? { auto } : {}),
+      };
       const verdict = proxyVerdict({
         target: settings.target,
         proxyUrl: proxy.url,
@@ -132,6 +141,7 @@ export function proxyCommand(yargs: Argv) {
         context,
         traffic: proxy.traffic,
         recordingFailure: proxy.recordingFailure(),
+        ...(wrapped ? { command: { command: wrapped.join(' '), exitCode: commandCode } } : {}),
       });
       process.stderr.write(verdict.text);
       if (argv['summary-md']) {
@@ -143,8 +153,7 @@ export function proxyCommand(yargs: Argv) {
           );
         }
       }
-      // The command's own failure comes first: it is what the user ran.
-      process.exitCode = commandCode !== 0 ? commandCode : verdict.exitCode;
+      process.exitCode = verdict.exitCode;
     },
   );
 }

@@ -59,10 +59,10 @@ export function proxyOptions(y: Argv) {
     .option('skip', { type: 'string', array: true, describe: 'Skip these rule IDs or prefixes' })
     .option('strict', { type: 'boolean', default: false, describe: 'Exit 1 on should rules too' })
     .option('format', {
-      choices: ['json', 'xml', 'both'] as const,
-      default: 'both' as const,
+      choices: ['auto', 'json', 'xml', 'both'] as const,
+      default: 'auto' as const,
       describe:
-        'Formats the clients speak: rules of the other format are skipped (not untested) and their violations not reported',
+        'Formats to judge: auto judges the formats and operations the traffic used and skips the rest (a JSON-only client is judged on the JSON rules); json, xml or both make every selected rule of those formats required',
     })
     .option('connect-timeout', {
       type: 'number',
@@ -112,7 +112,7 @@ export function proxyOptions(y: Argv) {
       'record and check a client talking to a local service',
     )
     .example(
-      '$0 proxy --target https://test.example.com/v2/ --format json -- npm test',
-      "run a JSON client's tests behind the proxy (they read PRINT_CONFORMANCE_PROXY_URL); exit 1 if they broke or left untested a must rule",
+      '$0 proxy --target https://test.example.com/v2/ -- npm test',
+      "run a client's tests behind the proxy (they read PRINT_CONFORMANCE_PROXY_URL); exit 1 if the client or the service broke a must rule",
     );
 }

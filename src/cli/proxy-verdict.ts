@@ -1,8 +1,9 @@
 import type { TrafficLog } from '../../proxy/exchange-log.js';
-import type { RunResult } from '../findings/types.js';
+import type { RunResult, WrappedCommand } from '../findings/types.js';
 import { consoleSummary } from '../report/console-summary.js';
 import { markdownSummary } from '../report/markdown-summary.js';
 import { runResult } from '../report/run-result.js';
+import { commandLine } from '../report/traffic-lines.js';
 import { exitCodeOf, type VerdictContext, verdictsOf } from '../validate/verdicts.js';
 
 // The end of a proxy session in the one status model: the verdict of every rule from the traffic
@@ -20,6 +21,8 @@ export interface SessionFacts {
   traffic: TrafficLog;
   /** Why the recording is incomplete, if it is. */
   recordingFailure?: string;
+  /** `-- COMMAND`: what ran and its exit code, which comes first when it is not 0. */
+  command?: WrappedCommand;
 }
 
 export interface ProxyVerdict {
@@ -27,16 +30,21 @@ export interface ProxyVerdict {
   /** For stderr, ending in a newline. */
   text: string;
   markdown: string;
-  exitCode: 0 | 1 | 2;
+  exitCode: number;
 }
 
 /** Why the session cannot stand as a run, or undefined when the target answered something. */
 function notMade(facts: SessionFacts): string | undefined {
   const { traffic } = facts;
-  // A blocked request (--mode enforce) shows the client breaking a must rule: a verdict stands.
-  if (traffic.reached > 0 || traffic.blocked > 0) return undefined;
   if (traffic.seen === 0)
     return `no request came through the proxy at ${facts.proxyUrl}; point the client at it (the run could not be made)`;
+  if (traffic.reached > 0 || traffic.blocked > 0) {
+    const data = traffic.tally.data;
+    if (data.exchanges > 0) return undefined;
+    const outside = Object.entries(data.traffic.notInterface).map(([reason, n]) => `${n}× ${reason}`);
+    if (data.traffic.orders > 0) outside.push(`${data.traffic.orders} order answers`);
+    return `no exchange of the interface went through the proxy (${outside.join(', ') || 'nothing judged'}); the client must send checkout and upload requests under ${facts.target} (the run could not be made)`;
+  }
   const first = traffic.notReachedLines()[0] ?? `${traffic.unjudged} exchanges not judged`;
   return `no request reached the target ${facts.target} (${first}); check --target and that the service is up (the run could not be made)`;
 }
@@ -44,15 +52,22 @@ function notMade(facts: SessionFacts): string | undefined {
 export function proxyVerdict(facts: SessionFacts): ProxyVerdict {
   const { traffic, context } = facts;
   const data = traffic.tally.data;
+  const rules = verdictsOf(data, context);
+  const failure = notMade(facts);
+  const ownCode = failure || facts.recordingFailure ? 2 : exitCodeOf(rules);
+  // The command's own failure comes first: it is what the user ran.
+  const commandCode = facts.command?.exitCode;
+  const exitCode = typeof commandCode === 'number' && commandCode !== 0 ? commandCode : ownCode;
   const result = runResult({
     target: facts.target,
     started: facts.started,
     context,
-    rules: verdictsOf(data, context),
+    rules,
     tally: data,
+    ...(facts.command ? { command: facts.command } : {}),
+    ...(exitCode !== exitCodeOf(rules) ? { exitCode } : {}),
   });
   const notReached = traffic.notReachedLines();
-  const failure = notMade(facts);
   const counts = [`${traffic.seen} exchanges`, `${traffic.reached} reached the target`];
   if (notReached.length > 0) counts.push(`${traffic.notReachedCount()} never did`);
   if (traffic.blocked > 0) counts.push(`${traffic.blocked} blocked (--mode enforce)`);
@@ -66,9 +81,10 @@ export function proxyVerdict(facts: SessionFacts): ProxyVerdict {
     // The verdicts stand, but what was asked for is missing: scripts must not take it as a pass.
     lines.push(`print-conformance: the recording is incomplete (${facts.recordingFailure})`);
   const title = 'print-conformance proxy';
+  const command = commandLine(result);
+  if (failure && command) lines.push(command.replaceAll('`', ''));
   const markdown = failure
-    ? `### ${title}: the run could not be made\n\n${failure}\n`
+    ? `### ${title}: the run could not be made\n\n${failure}\n${command ? `\n${command}\n` : ''}`
     : markdownSummary(result, { title, notes: { heading: NOT_REACHED_HEADING, lines: notReached } });
-  const exitCode = failure || facts.recordingFailure ? 2 : exitCodeOf(result.rules);
   return { result, text: `${lines.join('\n')}\n`, markdown, exitCode };
 }

@@ -6,6 +6,7 @@ import { consoleSummary } from '../report/console-summary.js';
 import { githubAnnotations } from '../report/github-annotations.js';
 import { runResult } from '../report/run-result.js';
 import { writeReports } from '../report/write-reports.js';
+import type { TallyData } from '../validate/tally.js';
 import { exitCodeOf, type VerdictContext, verdictsOf } from '../validate/verdicts.js';
 import { stopOnInterrupt } from './interrupt.js';
 import { writeMarkdownOutputs } from './markdown-outputs.js';
@@ -23,6 +24,33 @@ function shardOf(value: string | undefined): { index: number; count: number } | 
   if (!match || index < 1 || count < 1 || index > count)
     throw new UsageError(`--shard ${value} is not K/N with 1 ≤ K ≤ N, e.g. --shard 2/4`);
   return { index, count };
+}
+
+/** --base-url as the base the judges compare URLs with: an absolute http(s) URL. */
+function serviceBaseOf(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(
+      `--base-url ${value} is not an absolute URL; give the service's base, e.g. https://test.example.com/v2/`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--base-url ${value} is not an http(s) URL`);
+  return url.href;
+}
+
+/** Why traffic without an exchange of the interface cannot be judged, and what it held instead. */
+function noInterfaceMessage(what: string, tally: TallyData, base: string | undefined): string {
+  const outside = Object.entries(tally.traffic.notInterface).sort((a, b) => b[1] - a[1]);
+  const held = outside.length === 0 ? 'no exchange at all' : outside.map(([reason, n]) => `${n}× ${reason}`).join(', ');
+  const hint = base
+    ? ` under ${base} (is --base-url the service's base?)`
+    : tally.traffic.orders > 0
+      ? ''
+      : '; give --base-url if the service lives elsewhere than the traffic suggests';
+  return `no exchange of the interface in ${what} (it holds ${held}${tally.traffic.orders > 0 ? `, ${tally.traffic.orders} order answers` : ''})${hint}`;
 }
 
 /** Lines skipped beyond this many are counted, not listed. */
@@ -44,9 +72,15 @@ export function validateCommand(yargs: Argv) {
           .option('skip', { type: 'string', array: true, describe: 'Skip these rule IDs or prefixes' })
           .option('strict', { type: 'boolean', default: false, describe: 'Fail on should rules too' })
           .option('format', {
-            choices: ['json', 'xml', 'both'] as const,
-            default: 'both' as const,
-            describe: 'Formats the traffic is expected to speak: rules of the other format are skipped, not untested',
+            choices: ['auto', 'json', 'xml', 'both'] as const,
+            default: 'auto' as const,
+            describe:
+              'Formats to judge: auto judges the formats and operations the traffic used and skips the rest; json, xml or both make every selected rule required',
+          })
+          .option('base-url', {
+            type: 'string',
+            describe:
+              "The service's base URL (where orders, checkout/… and files/… live) when the recording holds other hosts or paths; without it, the base is learnt from the traffic's API calls",
           })
           .option('jobs', {
             type: 'number',
@@ -59,6 +93,10 @@ export function validateCommand(yargs: Argv) {
               'K/N: judge only the checkouts that fall in shard K of N (1-based); merge the shards\' results.json with "print-conformance merge"',
           })
           .example('$0 validate traffic.ndjson', 'judge a proxy recording')
+          .example(
+            '$0 validate session.har --base-url https://api.example.com/v2/',
+            'judge the interface calls of a browser HAR',
+          )
           .example('$0 validate session.har --only checkout.', 'judge the checkout exchanges of a browser HAR'),
         'validate',
       ),
@@ -79,22 +117,28 @@ export function validateCommand(yargs: Argv) {
       const shard = shardOf(argv.shard);
       clearPreviousReports(argv);
       const interrupt = stopOnInterrupt('validate', argv['report-dir']);
-      const judged = await judgeRecordings(files, { jobs, progress, ...(shard ? { shard } : {}) }).finally(() =>
-        interrupt.release(),
-      );
+      const base = argv['base-url'] === undefined ? undefined : serviceBaseOf(argv['base-url']);
+      const judged = await judgeRecordings(files, {
+        jobs,
+        progress,
+        ...(shard ? { shard } : {}),
+        ...(base ? { base } : {}),
+      }).finally(() => interrupt.release());
       const { tally } = judged;
       for (const warning of judged.warnings.slice(0, SHOWN_WARNINGS))
         process.stderr.write(`warning: ${files[warning.at.file]}: ${warning.message}\n`);
       if (judged.warnings.length > SHOWN_WARNINGS)
         process.stderr.write(`warning: … and ${judged.warnings.length - SHOWN_WARNINGS} more lines skipped\n`);
       // A shard may fall on no checkout of a small recording; only a whole run with nothing is an error.
-      if (tally.exchanges === 0 && !shard) throw new UsageError(`no exchange found in ${files.join(', ')}`);
+      if (tally.exchanges === 0 && !shard) throw new UsageError(noInterfaceMessage(files.join(', '), tally, base));
 
+      const auto = argv.format === 'auto' && argv.only === undefined;
       const context: VerdictContext = {
         face: 'traffic',
         selected,
-        formats: argv.format === 'both' ? ['json', 'xml'] : [argv.format],
+        formats: argv.format === 'json' || argv.format === 'xml' ? [argv.format] : ['json', 'xml'],
         strict: argv.strict,
+        ...(auto ? { auto } : {}),
       };
       const result = runResult({
         target: files.join(', '),

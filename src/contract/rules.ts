@@ -25,6 +25,8 @@ export interface Evidence {
   request?: (facts: ExchangeFacts) => boolean;
   /** Whether the answer can break it. Rules without either are tested by the suite's deliberate probes. */
   response?: (facts: ExchangeFacts) => boolean;
+  /** Traffic tests it only when it holds the order answers that gave its URLs. */
+  needsOrderAnswers?: boolean;
 }
 
 interface RuleFacts {
@@ -466,6 +468,7 @@ const CATALOG = [
       what: 'a checkout or upload request in traffic that holds the answer of the order that gave its URL, or a request under checkout or files of another shape',
       kinds: ANY,
       request: (f) => f.givenUrlJudged,
+      needsOrderAnswers: true,
     },
   },
   {

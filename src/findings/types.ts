@@ -102,6 +102,25 @@ export interface RunContext {
   strict: boolean;
   readOnly?: boolean;
   uploadSize?: boolean;
+  /** Traffic judged on the formats and operations it used (no --format or --only given). */
+  auto?: boolean;
+}
+
+/** What a traffic held besides the interface, and which formats each kind of request used. */
+export interface TrafficScope {
+  /** Per kind of request, how many exchanges asked for or sent each format. */
+  used: Partial<Record<ExchangeKind, Partial<Record<'json' | 'xml', number>>>>;
+  /** Order answers read for the URLs they gave (judged by no rule). */
+  orders: number;
+  /** Exchanges that are not the interface, by reason (judged by no rule). */
+  notInterface: Record<string, number>;
+}
+
+/** What a `proxy -- COMMAND` session ran besides the proxy. */
+export interface WrappedCommand {
+  command: string;
+  /** The command's exit code; a signal's name when one ended it. */
+  exitCode: number | string;
 }
 
 export interface RunResult {
@@ -119,4 +138,10 @@ export interface RunResult {
   run: RunContext;
   /** How each kind of request was answered ("400 JSON": 6), the ground of untested reasons. */
   answers: Partial<Record<ExchangeKind, Record<string, number>>>;
+  /** Traffic only: what it held besides the interface and what it used. */
+  traffic?: TrafficScope;
+  /** `proxy -- COMMAND`: the command and how it ended, beside the proxy's verdict. */
+  command?: WrappedCommand;
+  /** The exit code the run ends with, when it is not the verdict's own (a failed wrapped command). */
+  exitCode?: number;
 }

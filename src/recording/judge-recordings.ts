@@ -23,25 +23,33 @@ export interface JudgeOptions {
   progress?: (lines: number) => void;
   /** Judge only the checkouts that fall in part `index` (1-based) of `count`: one shard of a run. */
   shard?: { index: number; count: number };
+  /** The service's base URL (--base-url); learnt from the traffic without it. */
+  base?: string;
 }
+
+/**
+ * An order answer goes to every judge of every shard, so that each learns the URLs it gave; one
+ * judge of the first shard counts it (`count`), every other only learns (`learn`).
+ */
+type OrderLine = 'count' | 'learn' | undefined;
 
 /** `line` and `exchange` return a promise only when the caller must wait before giving more. */
 interface Sink {
-  line(text: string, at: LineRef, key: string): Promise<void> | undefined;
-  exchange(exchange: Exchange, at: LineRef, key: string): Promise<void> | undefined;
+  line(text: string, at: LineRef, key: string, order?: OrderLine): Promise<void> | undefined;
+  exchange(exchange: Exchange, at: LineRef, key: string, order?: OrderLine): Promise<void> | undefined;
   warn(message: string, at: LineRef): void;
   finish(): Promise<JudgeResult>;
 }
 
-function inProcess(): Sink {
-  const judge = new RecordingJudge();
+function inProcess(base: string | undefined): Sink {
+  const judge = new RecordingJudge(base);
   return {
-    line: (text, at) => {
-      judge.judgeLine(text, at);
+    line: (text, at, _key, order) => {
+      judge.judgeLine(text, at, order === 'learn');
       return undefined;
     },
-    exchange: (exchange, at) => {
-      judge.judge(exchange, at);
+    exchange: (exchange, at, _key, order) => {
+      judge.judge(exchange, at, order === 'learn');
       return undefined;
     },
     warn: (message, at) => judge.warn(message, at),
@@ -53,15 +61,16 @@ function inProcess(): Sink {
  * `count` judges: this thread is one of them, between reading batches, and the others are worker
  * threads. On two cores that keeps two threads busy, not three fighting over them.
  */
-function parallel(count: number, shards: number): Sink {
-  const local = new RecordingJudge();
+function parallel(count: number, shards: number, base: string | undefined): Sink {
+  const local = new RecordingJudge(base);
   const url = new URL('./judge-worker.js', import.meta.url);
   const workers = Array.from({ length: count - 1 }, () => {
-    const worker = new Worker(url);
+    const worker = new Worker(url, { workerData: { base } });
     const slot = {
       worker,
       lines: [] as string[],
       refs: [] as LineRef[],
+      learnOnly: [] as number[],
       waiting: 0,
       failure: undefined as Error | undefined,
     };
@@ -77,14 +86,26 @@ function parallel(count: number, shards: number): Sink {
   });
   type Slot = (typeof workers)[number];
   const send = async (slot: Slot) => {
-    slot.worker.postMessage({ type: 'lines', lines: slot.lines, refs: slot.refs });
+    slot.worker.postMessage({ type: 'lines', lines: slot.lines, refs: slot.refs, learnOnly: slot.learnOnly });
     slot.lines = [];
     slot.refs = [];
+    slot.learnOnly = [];
     slot.waiting += 1;
     while (slot.waiting > MAX_WAITING && !slot.failure) await once(slot.worker, 'progress');
     if (slot.failure) throw slot.failure;
   };
-  const line = (text: string, at: LineRef, key: string) => {
+  const line = (text: string, at: LineRef, key: string, order?: OrderLine) => {
+    if (order) {
+      local.judgeLine(text, at, order === 'learn');
+      let full: Promise<void> | undefined;
+      for (const slot of workers) {
+        slot.learnOnly.push(slot.lines.length);
+        slot.lines.push(text);
+        slot.refs.push(at);
+        if (slot.lines.length >= BATCH_LINES) full = send(slot);
+      }
+      return full;
+    }
     // Within a shard, the part of the hash the shard did not use spreads its checkouts over threads.
     const share = Math.floor(hashOf(key) / shards) % count;
     if (share === 0) {
@@ -114,7 +135,7 @@ function parallel(count: number, shards: number): Sink {
   };
   return {
     line,
-    exchange: (exchange, at, key) => line(JSON.stringify(exchange), at, key),
+    exchange: (exchange, at, key, order) => line(JSON.stringify(exchange), at, key, order),
     warn: (message, at) => local.warn(message, at),
     finish: async () => {
       const results = await Promise.all(workers.map(resultOf));
@@ -138,8 +159,19 @@ const URL_MEMBER = /"url"\s*:\s*"([^"]*)"/;
  * a line written otherwise still goes to one worker, only its state may be split.
  */
 export function partitionKeyOfLine(line: string): string {
-  const url = URL_MEMBER.exec(line)?.[1];
+  const url = requestUrlOfLine(line);
   return url === undefined ? '' : partitionKeyOfUrl(url);
+}
+
+function requestUrlOfLine(line: string): string | undefined {
+  return URL_MEMBER.exec(line)?.[1];
+}
+
+/** POST orders or GET orders/{id}, by the URL's last segments: answers that give URLs. */
+const ORDER_PATH = /\/orders(?:\/[^/?#]+)?\/?(?:[?#]|$)/i;
+
+function isOrderUrl(url: string): boolean {
+  return ORDER_PATH.test(url);
 }
 
 function partitionKeyOfUrl(url: string): string {
@@ -162,10 +194,11 @@ export async function judgeRecordings(files: string[], options: JudgeOptions): P
   const bytes = sizes.includes(undefined) ? undefined : sizes.reduce<number>((sum, size) => sum + (size ?? 0), 0);
   const jobs = jobsFor(options.jobs, bytes);
   const shards = options.shard?.count ?? 1;
-  const sink = jobs === 1 ? inProcess() : parallel(jobs, shards);
+  const sink = jobs === 1 ? inProcess(options.base) : parallel(jobs, shards, options.base);
   // Every exchange of a checkout falls in the same shard, so its GET meets the POST before it.
   const mine = (key: string) => !options.shard || hashOf(key) % shards === options.shard.index - 1;
   const firstShard = !options.shard || options.shard.index === 1;
+  const orderLine: OrderLine = firstShard ? 'count' : 'learn';
   let read = 0;
   let told = Date.now();
   const tell = (count: number) => {
@@ -185,9 +218,11 @@ export async function judgeRecordings(files: string[], options: JudgeOptions): P
           if ('warning' in item) {
             if (firstShard) sink.warn(item.warning, at);
           } else {
-            const key = partitionKeyOfUrl(item.exchange.request.url);
-            if (!mine(key)) continue;
-            const full = sink.exchange(item.exchange, at, key);
+            const { url } = item.exchange.request;
+            const order = isOrderUrl(url) ? orderLine : undefined;
+            const key = partitionKeyOfUrl(url);
+            if (!order && !mine(key)) continue;
+            const full = sink.exchange(item.exchange, at, key, order);
             if (full) await full;
           }
         }
@@ -199,9 +234,11 @@ export async function judgeRecordings(files: string[], options: JudgeOptions): P
       if (firstShard) for (const warning of batch.warnings) sink.warn(warning.message, { file, line: warning.line });
       for (let index = 0; index < batch.lines.length; index += 1) {
         const text = batch.lines[index] as string;
-        const key = partitionKeyOfLine(text);
-        if (!mine(key)) continue;
-        const full = sink.line(text, { file, line: batch.numbers[index] as number }, key);
+        const url = requestUrlOfLine(text);
+        const order = url !== undefined && isOrderUrl(url) ? orderLine : undefined;
+        const key = url === undefined ? '' : partitionKeyOfUrl(url);
+        if (!order && !mine(key)) continue;
+        const full = sink.line(text, { file, line: batch.numbers[index] as number }, key, order);
         if (full) await full;
       }
     }

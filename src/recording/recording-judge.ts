@@ -2,8 +2,8 @@ import type { LineRef } from '../findings/types.js';
 import { summariseExchange } from '../http/exchange-summary.js';
 import { redactText } from '../http/redact.js';
 import type { Exchange } from '../validate/exchange.js';
-import { CheckoutState, judgeExchange } from '../validate/index.js';
 import { mergeTallies, Tally, type TallyData } from '../validate/tally.js';
+import { judgeTraffic, TrafficState } from '../validate/traffic.js';
 
 // Judges recorded exchanges one line at a time into a tally: per rule, the exchanges that could have
 // broken it, those that did, and the first few of those. Traffic is judged on both sides: a client
@@ -27,18 +27,24 @@ function isExchange(value: unknown): value is Exchange {
 }
 
 export class RecordingJudge {
-  private readonly state = new CheckoutState();
+  private readonly state: TrafficState;
   private readonly tally = new Tally({
     summarise: (exchange, violation) => summariseExchange(exchange, [], [], violation),
   });
   private readonly warnings: LineWarning[] = [];
+
+  /** `base`: the service's base URL (validate --base-url); learnt from the traffic without it. */
+  constructor(base?: string) {
+    this.state = new TrafficState(base);
+  }
 
   /** A line or entry skipped before it reached the judge (an unreadable HAR entry). */
   warn(message: string, at: LineRef): void {
     this.warnings.push({ at, message });
   }
 
-  judgeLine(text: string, at: LineRef): void {
+  /** `learnOnly`: an order answer another judge counts; this one only learns the URLs it gave. */
+  judgeLine(text: string, at: LineRef, learnOnly = false): void {
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -50,12 +56,17 @@ export class RecordingJudge {
       this.warn(`line ${at.line} has no request method and URL; skipped`, at);
       return;
     }
-    this.judge(value, at);
+    this.judge(value, at, learnOnly);
   }
 
-  judge(exchange: Exchange, at: LineRef): void {
+  judge(exchange: Exchange, at: LineRef, learnOnly = false): void {
     try {
-      const judged = judgeExchange(exchange, this.state);
+      const sorted = judgeTraffic(exchange, this.state);
+      if (learnOnly) return;
+      if (sorted.scope.kind === 'order') this.tally.order();
+      if (sorted.scope.kind === 'outside') this.tally.outside(sorted.scope.reason);
+      const judged = sorted.judgement;
+      if (!judged) return;
       // Messages quote what was sent (a ReturnUrl, the start of a broken body): redacted too.
       const violations = judged.violations.map((v) => ({ ...v, message: redactText(v.message) }));
       this.tally.record(exchange, { ...judged, violations }, { at });

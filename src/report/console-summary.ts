@@ -3,6 +3,7 @@ import { type Paint, painter, type Style } from './colour.js';
 import { failureDetail } from './failure-detail.js';
 import { exchangeLine } from './failure-text.js';
 import { profileLines } from './profile-lines.js';
+import { commandLine, trafficLines } from './traffic-lines.js';
 
 // The table a person reads at the end of a run: each rule, its verdict, the formats and evidence
 // behind it, and for a failure the request that showed it and what came back, trimmed to a few
@@ -78,6 +79,10 @@ export function consoleSummary(result: RunResult, options: ConsoleOptions = {}):
   if (unselected > 0) lines.push(`(${unselected} rules not selected by --only/--skip)`);
   const profile = profileLines(result.profile);
   if (profile.length > 0) lines.push('', 'Service profile (where the description is silent):', ...profile);
+  const traffic = trafficLines(result);
+  if (traffic.length > 0) lines.push('', ...traffic);
+  const command = commandLine(result);
+  if (command) lines.push('', command.replaceAll('`', ''));
   const { passed, failed, warnings, untested, skipped } = result.summary;
   const count = (n: number, word: string, style: Style) => (n > 0 ? paint(style, `${n} ${word}`) : `${n} ${word}`);
   lines.push(

@@ -1,6 +1,7 @@
 import type { RuleResult, RunResult } from '../findings/types.js';
 import { exitCodeOf } from '../validate/verdicts.js';
 import { exchangeLine } from './failure-text.js';
+import { commandLine, exitCodeOfResult, trafficLines } from './traffic-lines.js';
 
 // The run as Markdown, for a pull-request comment or a GitHub job summary (--summary-md,
 // $GITHUB_STEP_SUMMARY): the counts and the verdict the exit code gives, then a table of the rules
@@ -16,6 +17,18 @@ function cell(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   const short = flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL)}…` : flat;
   return short.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** A line of prose with its inline code kept as code: the command's text cannot become markup. */
+function cellText(text: string): string {
+  return text
+    .split('`')
+    .map((part, index) =>
+      index % 2 === 1
+        ? `\`${part.replace(/`/g, "'").replace(/\s+/g, ' ')}\``
+        : part.replace(/\s+/g, ' ').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
+    )
+    .join('');
 }
 
 function verdictOf(rule: RuleResult): string {
@@ -47,20 +60,28 @@ export interface MarkdownOptions {
 
 export function markdownSummary(result: RunResult, options: MarkdownOptions = {}): string {
   const { passed, failed, warnings, untested, skipped, observed } = result.summary;
-  const exitCode = exitCodeOf(result.rules);
+  const exitCode = exitCodeOfResult(result);
   const failing = result.rules.filter((r) => r.failsRun).length;
-  const verdict =
-    exitCode === 0
+  const rulesVerdict =
+    exitCodeOf(result.rules) === 0
       ? '✅ every selected rule that decides the run was tested and held'
       : failing === 1
         ? '❌ 1 rule fails the run'
         : `❌ ${failing} rules fail the run`;
+  // A failed wrapped command never shows a green heading, whatever the rules say.
+  const commandFailed = result.command !== undefined && result.command.exitCode !== 0;
+  const verdict = commandFailed
+    ? `❌ the command ${typeof result.command?.exitCode === 'number' ? `exited ${result.command.exitCode}` : `was ended by ${result.command?.exitCode}`} (rules: ${rulesVerdict.replace(/^\S+ /, '')})`
+    : rulesVerdict;
   const lines = [
     `### ${options.title ?? 'print-conformance'}: ${verdict}`,
     '',
     `${passed} passed, ${failed} failed, ${warnings} warnings, ${untested} untested, ${skipped} skipped — \`${cell(result.target)}\`, ${result.exchanges} exchanges in ${(result.durationMs / 1000).toFixed(1)} s${result.strict ? ' (--strict)' : ''}; exit code ${exitCode}`,
     '',
   ];
+  const command = commandLine(result);
+  if (command) lines.push(cellText(command), '');
+  for (const line of trafficLines(result)) lines.push(cell(line), '');
   const listed = result.rules
     .filter((rule) => rule.status === 'failed' || rule.status === 'untested')
     .sort((a, b) => rank(a) - rank(b));

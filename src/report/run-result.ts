@@ -1,5 +1,5 @@
 import { TOOL_NAME, TOOL_VERSION } from '../contract/package-root.js';
-import type { RuleResult, RunResult } from '../findings/types.js';
+import type { RuleResult, RunResult, WrappedCommand } from '../findings/types.js';
 import type { TallyData } from '../validate/tally.js';
 import { contextToJson, profileOf, summaryOf, type VerdictContext } from '../validate/verdicts.js';
 
@@ -11,7 +11,10 @@ export interface RunFacts {
   started: number;
   context: VerdictContext;
   rules: RuleResult[];
-  tally: Pick<TallyData, 'exchanges' | 'answers'>;
+  tally: Pick<TallyData, 'exchanges' | 'answers'> & Partial<Pick<TallyData, 'traffic'>>;
+  /** `proxy -- COMMAND`: the command, how it ended, and the exit code the session ends with. */
+  command?: WrappedCommand;
+  exitCode?: number;
 }
 
 export function runResult(facts: RunFacts): RunResult {
@@ -28,5 +31,8 @@ export function runResult(facts: RunFacts): RunResult {
     exchanges: facts.tally.exchanges,
     run: contextToJson(facts.context),
     answers: facts.tally.answers,
+    ...(facts.tally.traffic && facts.context.face === 'traffic' ? { traffic: facts.tally.traffic } : {}),
+    ...(facts.command ? { command: facts.command } : {}),
+    ...(facts.exitCode !== undefined ? { exitCode: facts.exitCode } : {}),
   };
 }

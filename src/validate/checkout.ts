@@ -1,5 +1,6 @@
 import { propertiesOf, schemas } from '../contract/schemas.js';
 import { jsonNamesNotLowerCase, xmlNamesNotPascalCase } from './casing.js';
+import { checkCheckoutRequest, isCountryCode } from './checkout-request.js';
 import type { Document } from './document.js';
 import { type Exchange, portInRange } from './exchange.js';
 import type { ReadBodies } from './format.js';
@@ -104,6 +105,7 @@ export function checkCheckout(
   if (isPost && read.request) {
     checkCasing(read.request, 'request', 'request', out);
     requestModel = modelOf(read.request, 'checkout-request');
+    checkCheckoutRequest(requestModel, read.request.format, out);
     const returnUrl = stringAt(requestModel, '/returnUrl');
     if (returnUrl !== undefined) out.facts.returnUrlSent = true;
     if (returnUrl !== undefined && !returnUrlLengthOk(returnUrl)) {
@@ -194,7 +196,7 @@ export function checkCheckout(
 
   const country = stringAt(model, '/billing/address/country');
   if (country !== undefined) out.facts.countryMember = true;
-  if (country !== undefined && !/^[A-Z]{2}$/.test(country)) {
+  if (country !== undefined && !isCountryCode(country)) {
     out.add(
       'checkout.country-code',
       'response',

@@ -60,12 +60,24 @@ export function testedBy(facts: ExchangeFacts): Tested[] {
  * have broken. Pure: the only memory is `state`, which carries what earlier POSTs set so that a
  * later GET can be compared with it.
  */
-export function judgeExchange(exchange: Exchange, state: CheckoutState = new CheckoutState()): Judgement {
+export function judgeExchange(
+  exchange: Exchange,
+  state: CheckoutState = new CheckoutState(),
+  client?: (out: Judging) => void,
+): Judgement {
   const endpoint = endpointOf(exchange.request.url);
   const out = new Judging(kindOf(endpoint, exchange.request.method));
+  client?.(out);
   const read = checkFormat(exchange, out);
   if (endpoint.kind === 'checkout') checkCheckout(exchange, read, state, endpoint.key, out);
   else if (endpoint.kind === 'upload') checkUpload(exchange, read, out);
+  return { violations: out.items, tested: testedBy(out.facts), facts: out.facts };
+}
+
+/** A request under checkout or files of another shape: judged by what `client` checks alone. */
+export function judgeMisaddressed(client: (out: Judging) => void): Judgement {
+  const out = new Judging('other');
+  client(out);
   return { violations: out.items, tested: testedBy(out.facts), facts: out.facts };
 }
 

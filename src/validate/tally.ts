@@ -1,6 +1,6 @@
 import type { ExchangeFacts, ExchangeKind } from '../contract/exchange-facts.js';
 import { type Rule, type RuleId, ruleById } from '../contract/rules.js';
-import type { ExchangeSummary, Finding, FormatKey, LineRef, RuleResult } from '../findings/types.js';
+import type { ExchangeSummary, Finding, FormatKey, LineRef, RuleResult, TrafficScope } from '../findings/types.js';
 import type { Exchange, Violation } from './exchange.js';
 import { formatOnSide, type Tested } from './index.js';
 
@@ -23,10 +23,25 @@ export interface TallyData {
   answers: Partial<Record<ExchangeKind, Record<string, number>>>;
   /** What the suite's observation probes recorded, by observe rule. */
   observations: Partial<Record<RuleId, unknown>>;
+  /** Traffic: what it held besides the interface, and the formats each kind of request used. */
+  traffic: TrafficScope;
 }
 
 export function emptyTally(): TallyData {
-  return { exchanges: 0, evidence: {}, broken: {}, findings: [], answers: {}, observations: {} };
+  return {
+    exchanges: 0,
+    evidence: {},
+    broken: {},
+    findings: [],
+    answers: {},
+    observations: {},
+    traffic: { used: {}, orders: 0, notInterface: {} },
+  };
+}
+
+/** The format a request of the interface used: what it sent, else asked for, else what came back. */
+function usedFormat(facts: ExchangeFacts): 'json' | 'xml' | undefined {
+  return facts.requestBody ?? facts.accept ?? facts.responseDocument ?? facts.responseBody;
 }
 
 /** The format a rule's verdict is given in, for something found on one side of an exchange. */
@@ -100,6 +115,10 @@ export class Tally {
       data.answers[judged.facts.kind] = answers;
       const answer = answerOf(judged.facts);
       answers[answer] = (answers[answer] ?? 0) + 1;
+      const used = data.traffic.used[judged.facts.kind] ?? {};
+      data.traffic.used[judged.facts.kind] = used;
+      const format = usedFormat(judged.facts);
+      if (format) used[format] = (used[format] ?? 0) + 1;
     }
     // An exchange is evidence for a rule once per format, whichever sides could have broken it.
     for (const tested of judged.tested) {
@@ -137,6 +156,17 @@ export class Tally {
     this.data.findings.push(findingOf(violation, format, this.options.summarise(exchange, violation), at));
   }
 
+  /** An exchange of traffic that is not the interface: counted by reason, judged by no rule. */
+  outside(reason: string): void {
+    const counts = this.data.traffic.notInterface;
+    counts[reason] = (counts[reason] ?? 0) + 1;
+  }
+
+  /** An order answer, read for the URLs it gave. */
+  order(): void {
+    this.data.traffic.orders += 1;
+  }
+
   /** What an observation probe recorded: the evidence of an observe rule. */
   observe(rule: RuleId, observation: unknown): void {
     if (!(rule in this.data.observations)) bump(this.data.evidence, rule, 'any');
@@ -163,6 +193,21 @@ function addTable(into: Partial<Record<RuleId, PerFormat>>, from: Partial<Record
   }
 }
 
+function addCounts(into: Record<string, number>, from: Record<string, number>): void {
+  for (const [key, count] of Object.entries(from)) into[key] = (into[key] ?? 0) + count;
+}
+
+function addTraffic(into: TrafficScope, from: TrafficScope | undefined): void {
+  if (!from) return;
+  into.orders += from.orders;
+  addCounts(into.notInterface, from.notInterface);
+  for (const [kind, formats] of Object.entries(from.used) as [ExchangeKind, Record<string, number>][]) {
+    const target = into.used[kind] ?? {};
+    into.used[kind] = target;
+    addCounts(target, formats);
+  }
+}
+
 /** Tallies of disjoint parts of the same traffic (worker threads, shards), as if one had seen it all. */
 export function mergeTallies(parts: readonly TallyData[]): TallyData {
   const merged = emptyTally();
@@ -177,6 +222,7 @@ export function mergeTallies(parts: readonly TallyData[]): TallyData {
       for (const [answer, count] of Object.entries(answers)) target[answer] = (target[answer] ?? 0) + count;
     }
     Object.assign(merged.observations, part.observations);
+    addTraffic(merged.traffic, part.traffic);
   }
   // Each part kept its own first few of each rule; the first few overall are among them.
   merged.findings.sort(byPlace);
@@ -198,10 +244,12 @@ export function tallyOfResult(result: {
   rules: readonly RuleResult[];
   answers: TallyData['answers'];
   exchanges: number;
+  traffic?: TrafficScope;
 }): TallyData {
   const tally = emptyTally();
   tally.exchanges = result.exchanges;
   tally.answers = structuredClone(result.answers);
+  addTraffic(tally.traffic, result.traffic);
   for (const rule of result.rules) {
     for (const format of rule.formats) {
       if (format.evidence > 0)

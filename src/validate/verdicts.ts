@@ -23,6 +23,42 @@ export interface VerdictContext {
   strict: boolean;
   readOnly?: boolean;
   uploadSize?: boolean;
+  /**
+   * Traffic judged on what it used (CLI.md, "What traffic is judged on"): rules of formats and
+   * operations the traffic never used are skipped, not untested. Off when --format or --only is given.
+   */
+  auto?: boolean;
+}
+
+/** How a kind of request is named where a reason says the traffic never made it. */
+const OPERATION_NAMES: Record<ExchangeKind, string> = {
+  'POST checkout': 'POST checkout/{code}',
+  'GET checkout': 'GET checkout/{code}',
+  'POST files': 'POST files/{code}',
+  other: 'other requests',
+};
+
+/** The formats the rule's kinds of request used in this traffic. */
+function formatsUsed(rule: Rule, tally: TallyData): ('json' | 'xml')[] {
+  const used = new Set<'json' | 'xml'>();
+  for (const kind of rule.evidence.kinds)
+    for (const [format, count] of Object.entries(tally.traffic.used[kind] ?? {}))
+      if (count > 0) used.add(format as 'json' | 'xml');
+  return [...used];
+}
+
+/** Why a rule is left out of a verdict on traffic that never did what could test it. */
+function notExercised(rule: Rule, tally: TallyData): string | undefined {
+  const kinds = rule.evidence.kinds.filter((kind) => kind !== 'other');
+  if (kinds.length === 0) return undefined;
+  if (!kinds.some((kind) => tally.traffic.used[kind] !== undefined))
+    return `not exercised: this traffic never called ${kinds.map((kind) => OPERATION_NAMES[kind]).join(' or ')}`;
+  // A request of another shape is evidence on its own; a well-shaped one needs the order's answer.
+  if (rule.evidence.needsOrderAnswers && tally.traffic.orders === 0 && tally.evidence[rule.id] === undefined)
+    return 'not exercised: this traffic holds no order answer (POST orders, GET orders/{id}), so the URLs its client was given are not known';
+  if ((rule.formats === 'json' || rule.formats === 'xml') && !formatsUsed(rule, tally).includes(rule.formats))
+    return `not exercised: this traffic holds no ${rule.formats.toUpperCase()} ${kinds.map((kind) => OPERATION_NAMES[kind]).join(' or ')}`;
+  return undefined;
 }
 
 const FACE_ONLY: Record<Face, string> = {
@@ -30,11 +66,12 @@ const FACE_ONLY: Record<Face, string> = {
   traffic: 'judged by the suite only (run)',
 };
 
-function skipReason(rule: Rule, context: VerdictContext): string | undefined {
+function skipReason(rule: Rule, context: VerdictContext, tally: TallyData): string | undefined {
   if (!context.selected.has(rule.id)) return 'not selected (--only/--skip)';
   if (!rule.faces.includes(context.face)) return FACE_ONLY[context.face];
   if (context.readOnly && rule.writes) return 'needs writes (--read-only)';
   if (rule.needs === 'upload-size' && !context.uploadSize) return 'needs --upload-size';
+  if (context.auto) return notExercised(rule, tally);
   if ((rule.formats === 'json' || rule.formats === 'xml') && !context.formats.includes(rule.formats))
     return `${rule.formats.toUpperCase()} not selected (--format)`;
   return undefined;
@@ -56,13 +93,15 @@ export function untestedReason(rule: Rule, format: FormatKey, tally: TallyData):
 }
 
 function formatResults(rule: Rule, tally: TallyData, context: VerdictContext): FormatResult[] {
-  const wanted = formatsOf(rule).filter((f) => f === 'any' || context.formats.includes(f));
-  // Something found in a format the rule does not list (a preflight 5xx, say) is shown too.
+  const speaks = context.auto ? formatsUsed(rule, tally) : context.formats;
+  const wanted = formatsOf(rule).filter((f) => f === 'any' || speaks.includes(f));
+  // Something found in a format the rule does not list (a 5xx answered in XML, say) is shown too.
   const seen = [
     ...Object.keys(tally.evidence[rule.id] ?? {}),
     ...Object.keys(tally.broken[rule.id] ?? {}),
   ] as FormatKey[];
-  const formats = [...new Set([...wanted, ...seen.filter((f) => f === 'any' || context.formats.includes(f))])];
+  const shown = (f: FormatKey) => f === 'any' || context.auto || context.formats.includes(f);
+  const formats = [...new Set([...wanted, ...seen.filter(shown)])];
   return formats.map((format) => {
     const evidence = tally.evidence[rule.id]?.[format] ?? 0;
     const broken = tally.broken[rule.id]?.[format] ?? 0;
@@ -96,7 +135,7 @@ function statusOf(
 export function verdictOf(rule: Rule, tally: TallyData, context: VerdictContext): RuleResult {
   const failures = tally.findings.filter((f) => f.rule === rule.id);
   const base = { id: rule.id, severity: rule.severity, failures: [] as Finding[], moreFailures: 0 };
-  const skipped = skipReason(rule, context);
+  const skipped = skipReason(rule, context, tally);
   if (skipped) return { ...base, status: 'skipped', evidence: 0, reason: skipped, failsRun: false, formats: [] };
   const formats = formatResults(rule, tally, context);
   const evidence = formats.reduce((sum, f) => sum + f.evidence, 0);
@@ -162,6 +201,7 @@ export function contextToJson(context: VerdictContext): RunContext {
   };
   if (context.readOnly !== undefined) json.readOnly = context.readOnly;
   if (context.uploadSize !== undefined) json.uploadSize = context.uploadSize;
+  if (context.auto) json.auto = true;
   return json;
 }
 

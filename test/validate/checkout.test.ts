@@ -392,9 +392,15 @@ describe('checkout status, echo, PaymentUrl, country', () => {
       jsonResponse((b) => {
         b.billing.address.country = country;
       });
-    expect(failing(checkoutPost('json', request('nl'), response('nl')))).toEqual(['checkout.country-code@response']);
-    expect(failing(checkoutPost('json', request('NLD'), response('NLD')))).toEqual(['checkout.country-code@response']);
+    const both = ['checkout.country-code@request', 'checkout.country-code@response'];
+    expect(failing(checkoutPost('json', request('nl'), response('nl')))).toEqual(both);
+    expect(failing(checkoutPost('json', request('NLD'), response('NLD')))).toEqual(both);
     expect(failing(checkoutPost('json', request('DE'), response('DE')))).toEqual([]);
+    // What a client sends is judged on its own: a service answering a code does not excuse a name.
+    expect(failing(checkoutPost('json', request('Netherlands'), response('NL')))).toEqual([
+      'checkout.country-code@request',
+      'checkout.echo@response',
+    ]);
   });
 });
 

@@ -1,0 +1,140 @@
+import type { Document } from './document.js';
+import type { XmlElement } from './xml.js';
+
+// What the order answers of a traffic gave: the checkout and upload URLs (the only URLs a client
+// may use, as given) and the order's other values (its id, its items' ids), which a client that
+// builds URLs by hand puts where a code belongs. Bounded: a long proxy run sees many orders.
+
+export type Operation = 'checkout' | 'files';
+
+export interface GivenUrl {
+  operation: Operation;
+  /** The order's id, when its answer named one: for messages. */
+  order?: string;
+}
+
+export interface GivenCode extends GivenUrl {
+  code: string;
+  path: string;
+}
+
+/** Members whose value is a URL the client must use as given. */
+const URL_MEMBERS = new Set(['setupurl', 'uploadurl']);
+/** Shorter values are too common to say a client took them from the order. */
+const MIN_VALUE_LENGTH = 3;
+
+function pathOf(url: string): string | undefined {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The last two non-empty segments of a path: `checkout/{code}` or `files/{code}`. */
+function operationAndCode(path: string): { operation: Operation; code: string } | undefined {
+  const segments = path.split('/').filter((segment) => segment !== '');
+  const parent = segments.at(-2)?.toLowerCase();
+  const code = segments.at(-1);
+  if (code === undefined || (parent !== 'checkout' && parent !== 'files')) return undefined;
+  return { operation: parent, code };
+}
+
+interface Found {
+  urls: string[];
+  values: string[];
+  id?: string;
+}
+
+function walkJson(value: unknown, name: string, found: Found, depth: number): void {
+  if (depth > 32) return;
+  if (typeof value === 'string' || typeof value === 'number') {
+    const text = String(value);
+    if (URL_MEMBERS.has(name)) found.urls.push(text);
+    else if (!/^[a-z][a-z0-9+.-]*:/i.test(text)) found.values.push(text);
+    if (name === 'id' && depth === 1 && found.id === undefined) found.id = text;
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const item of value) walkJson(item, name, found, depth + 1);
+    return;
+  }
+  for (const [key, member] of Object.entries(value)) walkJson(member, key.toLowerCase(), found, depth + 1);
+}
+
+function walkXml(element: XmlElement, found: Found, depth: number): void {
+  if (depth > 32) return;
+  const name = element.local.toLowerCase();
+  if (element.children.length === 0) {
+    const text = element.text.trim();
+    if (text === '') return;
+    if (URL_MEMBERS.has(name)) found.urls.push(text);
+    else if (!/^[a-z][a-z0-9+.-]*:/i.test(text)) found.values.push(text);
+    if (name === 'id' && depth === 1 && found.id === undefined) found.id = text;
+    return;
+  }
+  for (const child of element.children) walkXml(child, found, depth + 1);
+}
+
+export class GivenUrls {
+  private readonly paths = new Map<string, GivenUrl>();
+  /** Given URLs by their code, lower-case: a code used under another path, operation or casing was altered. */
+  private readonly codes = new Map<string, GivenCode>();
+  private readonly values = new Map<string, string | undefined>();
+
+  constructor(private readonly capacity = 50_000) {}
+
+  get empty(): boolean {
+    return this.paths.size === 0 && this.values.size === 0;
+  }
+
+  /** Reads an order answer (of POST orders or GET orders/{id}, whose id `requested` is). */
+  learn(document: Document, requested?: string): void {
+    const found: Found = { urls: [], values: [] };
+    if (document.format === 'json') walkJson(document.value, '', found, 0);
+    else walkXml(document.root, found, 0);
+    const order = found.id ?? requested;
+    const codes = new Set<string>();
+    for (const url of found.urls) {
+      const path = pathOf(url);
+      const shape = path === undefined ? undefined : operationAndCode(path);
+      if (!path || !shape) continue;
+      codes.add(shape.code);
+      const given: GivenUrl =
+        order === undefined ? { operation: shape.operation } : { operation: shape.operation, order };
+      this.bounded(this.paths, path, given);
+      this.bounded(this.codes, shape.code.toLowerCase(), { ...given, code: shape.code, path });
+    }
+    if (requested !== undefined) this.bounded(this.values, requested, order);
+    for (const value of found.values) {
+      if (value.length >= MIN_VALUE_LENGTH && !codes.has(value)) this.bounded(this.values, value, order);
+    }
+  }
+
+  /** The given URL with this path, if an order answer gave it. */
+  given(path: string): GivenUrl | undefined {
+    return this.paths.get(path);
+  }
+
+  /** The given URL whose code this is, perhaps cased otherwise. */
+  byCode(code: string): GivenCode | undefined {
+    return this.codes.get(code.toLowerCase());
+  }
+
+  /** Whether the value is one of an order answer's other values (an id, say), and whose. */
+  orderValue(value: string): { order?: string } | undefined {
+    if (!this.values.has(value)) return undefined;
+    const order = this.values.get(value);
+    return order === undefined ? {} : { order };
+  }
+
+  private bounded<V>(map: Map<string, V>, key: string, value: V): void {
+    map.delete(key);
+    map.set(key, value);
+    if (map.size > this.capacity) {
+      const oldest = map.keys().next().value;
+      if (oldest !== undefined) map.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,116 @@
+import { formatOfMediaType } from './document.js';
+import { type Exchange, header, mediaType } from './exchange.js';
+
+// Which exchanges of a traffic are the interface. Only GET and POST requests under the service's
+// base URL whose path starts with `checkout` or `files` are judged: the well-shaped ones
+// (`checkout/{code}`, `files/{code}`) by every rule, the others by client.given-urls alone. The
+// order endpoints are read for the URLs they give. Everything else a browser or a proxy sees
+// (preflights, the shop's pages, other hosts) is counted apart and judged by no rule.
+
+export type Scope =
+  | { kind: 'interface'; operation: 'checkout' | 'files'; code: string }
+  /** Under checkout or files, but not the shape of a URL the order endpoints give. */
+  | { kind: 'misaddressed'; operation: 'checkout' | 'files'; path: string }
+  /** POST orders or GET orders/{id}: read for the URLs the order gives. */
+  | { kind: 'order'; id?: string }
+  | { kind: 'outside'; reason: string };
+
+export const NOT_THE_INTERFACE = {
+  preflight: 'CORS preflight (OPTIONS)',
+  method: 'a method the interface does not have',
+  host: 'another host',
+  path: 'a path outside the interface',
+  page: 'a page (text/html)',
+} as const;
+
+interface Base {
+  origin: string;
+  /** The base's path, ending in "/". */
+  path: string;
+}
+
+const OPERATIONS = new Set(['checkout', 'files']);
+
+function parse(url: string): URL | undefined {
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The path's segments, empty ones skipped as a server routing the path would. */
+function segmentsOf(path: string): string[] {
+  return path.split('/').filter((segment) => segment !== '');
+}
+
+/** Whether the answer (or what the request asked for) is a page for a browser, not a document. */
+function isPage(exchange: Exchange): boolean {
+  const answered = mediaType(header(exchange.response?.headers, 'content-type'));
+  if (answered === 'text/html' || answered === 'application/xhtml+xml') return true;
+  const accept = header(exchange.request.headers, 'accept') ?? '';
+  return accept.startsWith('text/html') && answered === undefined;
+}
+
+/** Whether the exchange speaks JSON or XML on either side: the mark of an API call, not a page. */
+function speaksDocuments(exchange: Exchange): boolean {
+  const sent = formatOfMediaType(mediaType(header(exchange.request.headers, 'content-type')));
+  const answered = formatOfMediaType(mediaType(header(exchange.response?.headers, 'content-type')));
+  const accept = header(exchange.request.headers, 'accept') ?? '';
+  return sent !== undefined || answered !== undefined || /json|xml/i.test(accept.split(',')[0] ?? '');
+}
+
+/**
+ * The service's base, given (`--base-url`, the proxy's target) or learnt from the traffic: the
+ * part of the first API call's URL before its `orders`, `checkout` or `files` segment.
+ */
+export class ServiceBase {
+  private base: Base | undefined;
+
+  constructor(given?: string) {
+    const url = given === undefined ? undefined : parse(given);
+    if (url) this.base = { origin: url.origin, path: url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/` };
+  }
+
+  get known(): string | undefined {
+    return this.base ? `${this.base.origin}${this.base.path}` : undefined;
+  }
+
+  scopeOf(exchange: Exchange): Scope {
+    const method = exchange.request.method.toUpperCase();
+    if (method === 'OPTIONS' && header(exchange.request.headers, 'access-control-request-method') !== undefined)
+      return { kind: 'outside', reason: NOT_THE_INTERFACE.preflight };
+    const url = parse(exchange.request.url);
+    if (!url) return { kind: 'outside', reason: NOT_THE_INTERFACE.path };
+    if (method !== 'GET' && method !== 'POST') return { kind: 'outside', reason: NOT_THE_INTERFACE.method };
+    if (!this.base) this.learn(url, exchange);
+    const base = this.base;
+    if (!base) return { kind: 'outside', reason: isPage(exchange) ? NOT_THE_INTERFACE.page : NOT_THE_INTERFACE.path };
+    if (url.origin !== base.origin) return { kind: 'outside', reason: NOT_THE_INTERFACE.host };
+    if (!url.pathname.startsWith(base.path)) return { kind: 'outside', reason: NOT_THE_INTERFACE.path };
+    const segments = segmentsOf(url.pathname.slice(base.path.length));
+    const first = segments[0]?.toLowerCase();
+    if (first === 'orders') {
+      if (method === 'POST' && segments.length === 1) return { kind: 'order' };
+      if (method === 'GET' && segments.length === 2) return { kind: 'order', id: segments[1] as string };
+      return { kind: 'outside', reason: NOT_THE_INTERFACE.path };
+    }
+    if (first === undefined || !OPERATIONS.has(first)) return { kind: 'outside', reason: NOT_THE_INTERFACE.path };
+    const operation = first as 'checkout' | 'files';
+    if (isPage(exchange)) return { kind: 'outside', reason: NOT_THE_INTERFACE.page };
+    if (segments.length === 2) return { kind: 'interface', operation, code: segments[1] as string };
+    return { kind: 'misaddressed', operation, path: segments.join('/') };
+  }
+
+  /** Takes the base from an API call under orders, checkout or files; pages and other calls teach nothing. */
+  private learn(url: URL, exchange: Exchange): void {
+    if (isPage(exchange) || !speaksDocuments(exchange)) return;
+    const segments = url.pathname.split('/');
+    const at = segments.findIndex((segment, index) => {
+      const name = segment.toLowerCase();
+      return index > 0 && (name === 'orders' || OPERATIONS.has(name));
+    });
+    if (at < 0) return;
+    this.base = { origin: url.origin, path: `${segments.slice(0, at).join('/')}/` };
+  }
+}
