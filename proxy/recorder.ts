@@ -1,6 +1,6 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import type { Exchange, Violation } from '../src/validate/exchange.js';
-import { bodyText, header } from '../src/validate/exchange.js';
+import type { Exchange, RecordedBody, Violation } from '../src/validate/exchange.js';
+import { header } from '../src/validate/exchange.js';
 
 // Writes each exchange as one NDJSON line as it completes (appending, so a crash loses at most the
 // lines of the last FLUSH_MS). The lines of that time go to the file in one write: under load, a
@@ -116,11 +116,25 @@ export class Recorder {
 
 const pairs = (headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => ({ name, value }));
 
+/**
+ * A body as HAR holds it: text as text, bytes kept whole as base64 with `encoding`, and a body
+ * kept only as a digest without any `text` (no reader, ours or a browser's, may take a placeholder
+ * for the body) but with the digest under `_body` and a comment saying how to keep bodies.
+ */
+function harBody(body: RecordedBody): { text?: string; encoding?: string; comment?: string; _body?: object } {
+  if (body.text !== undefined) return { text: body.text };
+  if (body.base64 !== undefined) return { text: body.base64, encoding: 'base64' };
+  const { text: _text, base64: _base64, ...digest } = body;
+  const what = `${body.size} bytes${body.sha256 ? `, sha256 ${body.sha256}` : ''}`;
+  return {
+    comment: `body not recorded (${what}${body.skipped ? `; ${body.skipped}` : ''}); --record-bodies keeps it`,
+    _body: digest,
+  };
+}
+
 function harEntry(exchange: RecordedExchange): object {
   const { request, response } = exchange;
   const url = new URL(request.url);
-  const requestText = bodyText(request.body);
-  const responseText = bodyText(response?.body);
   return {
     startedDateTime: exchange.startedAt,
     time: exchange.durationMs ?? 0,
@@ -135,10 +149,7 @@ function harEntry(exchange: RecordedExchange): object {
       bodySize: request.body?.size ?? 0,
       ...(request.body
         ? {
-            postData: {
-              mimeType: header(request.headers, 'content-type') ?? '',
-              text: requestText ?? `(${request.body.size} bytes, sha256 ${request.body.sha256 ?? '?'})`,
-            },
+            postData: { mimeType: header(request.headers, 'content-type') ?? '', ...harBody(request.body) },
           }
         : {}),
     },
@@ -151,7 +162,7 @@ function harEntry(exchange: RecordedExchange): object {
       content: {
         size: response?.body?.size ?? 0,
         mimeType: header(response?.headers, 'content-type') ?? '',
-        ...(responseText !== undefined ? { text: responseText } : {}),
+        ...(response?.body ? harBody(response.body) : {}),
       },
       redirectURL: header(response?.headers, 'location') ?? '',
       headersSize: -1,

@@ -14,13 +14,13 @@ export interface HarEntry {
     method: string;
     url: string;
     headers?: HarHeader[];
-    postData?: { mimeType?: string; text?: string; encoding?: string };
+    postData?: { mimeType?: string; text?: string; encoding?: string; _body?: unknown };
     bodySize?: number;
   };
   response?: {
     status: number;
     headers?: HarHeader[];
-    content?: { size?: number; mimeType?: string; text?: string; encoding?: string };
+    content?: { size?: number; mimeType?: string; text?: string; encoding?: string; _body?: unknown };
   };
   _error?: string;
 }
@@ -57,6 +57,23 @@ function bodyOf(
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A body the proxy recorded as a digest (`_body`: size, sha256, first bytes, multipart parts)
+ * rather than whole: read back as the same digest, never as a body of that text.
+ */
+function digestOf(value: unknown): RecordedBody | undefined {
+  if (!isObject(value) || typeof value.size !== 'number') return undefined;
+  const body: RecordedBody = { size: value.size };
+  if (typeof value.sha256 === 'string') body.sha256 = value.sha256;
+  if (typeof value.headBase64 === 'string') body.headBase64 = value.headBase64;
+  if (typeof value.skipped === 'string') body.skipped = value.skipped;
+  if (Array.isArray(value.parts))
+    body.parts = value.parts.filter(
+      (part): part is NonNullable<RecordedBody['parts']>[number] => isObject(part) && typeof part.size === 'number',
+    );
+  return body;
+}
 
 const isHeaderList = (value: unknown) =>
   value === undefined ||
@@ -97,14 +114,17 @@ export function exchangeOfHarEntry(value: unknown): Exchange {
   if (typeof entry.startedDateTime === 'string') exchange.startedAt = entry.startedDateTime;
   if (typeof entry.time === 'number') exchange.durationMs = entry.time;
   // The sizes say what the decoded text does not: how many bytes it was (twice its length in UTF-16).
-  const requestBody = bodyOf(entry.request.postData?.text, entry.request.postData?.encoding, entry.request.bodySize);
+  const requestBody =
+    bodyOf(entry.request.postData?.text, entry.request.postData?.encoding, entry.request.bodySize) ??
+    digestOf(entry.request.postData?._body);
   if (requestBody) exchange.request.body = requestBody;
   // Browsers write status 0 for a request that got no answer.
   if (entry.response && entry.response.status > 0) {
     exchange.response = { status: entry.response.status, headers: headersOf(entry.response.headers) };
     const content = entry.response.content;
     const responseBody = bodyOf(content?.text, content?.encoding, content?.size);
-    if (responseBody) exchange.response.body = responseBody;
+    const recorded = responseBody ?? digestOf(content?._body);
+    if (recorded) exchange.response.body = recorded;
     else if (content?.size === 0) exchange.response.body = { text: '', size: 0 };
   } else exchange.error = typeof entry._error === 'string' ? entry._error : 'no response';
   return exchange;

@@ -56,8 +56,12 @@ function notExercised(rule: Rule, tally: TallyData): string | undefined {
   // A request of another shape is evidence on its own; a well-shaped one needs the order's answer.
   if (rule.evidence.needsOrderAnswers && tally.traffic.orders === 0 && tally.evidence[rule.id] === undefined)
     return 'not exercised: this traffic holds no order answer (POST orders, GET orders/{id}), so the URLs its client was given are not known';
-  if ((rule.formats === 'json' || rule.formats === 'xml') && !formatsUsed(rule, tally).includes(rule.formats))
-    return `not exercised: this traffic holds no ${rule.formats.toUpperCase()} ${kinds.map((kind) => OPERATION_NAMES[kind]).join(' or ')}`;
+  if ((rule.formats === 'json' || rule.formats === 'xml') && !formatsUsed(rule, tally).includes(rule.formats)) {
+    const format = rule.formats;
+    const anywhere = Object.values(tally.traffic.used).some((formats) => (formats?.[format] ?? 0) > 0);
+    const where = anywhere ? ` in ${kinds.map((kind) => OPERATION_NAMES[kind]).join(' or ')}` : '';
+    return `not exercised: this traffic holds no ${format.toUpperCase()}${where}`;
+  }
   return undefined;
 }
 
