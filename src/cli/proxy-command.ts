@@ -4,7 +4,9 @@ import type { Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import type { ProxyHandle, ProxyOptions } from '../../proxy/proxy-server.js';
 import { formatsOf, type RuleId, ruleById } from '../contract/rules.js';
+import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
+import { writeJsonReport } from '../report/json-report.js';
 import type { VerdictContext } from '../validate/verdicts.js';
 import { parseByteSize } from './byte-size.js';
 import { numberOption } from './number-option.js';
@@ -30,6 +32,7 @@ function proxySettings(argv: ProxyArgs, selected: Set<string>): Omit<ProxyOption
     throw new UsageError(`--port ${argv.port} is not a port number`);
   const connectTimeoutMs = numberOption(argv['connect-timeout'], '--connect-timeout', 0.001) * 1000;
   if (argv['summary-md']) writableFile(resolve(argv['summary-md']), '--summary-md');
+  if (argv['json-report']) writableFile(resolve(argv['json-report']), '--json-report');
   const clientTimeoutMs = numberOption(argv['client-timeout'], '--client-timeout') * 1000;
   const targetTimeoutMs = numberOption(argv['target-timeout'], '--target-timeout', 0.001) * 1000;
   const headersTimeoutMs = numberOption(argv['headers-timeout'], '--headers-timeout') * 1000;
@@ -151,6 +154,13 @@ export function proxyCommand(yargs: Argv) {
           log(
             `print-conformance: cannot write ${argv['summary-md']}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
           );
+        }
+      }
+      if (argv['json-report']) {
+        try {
+          writeJsonReport(verdict.result, resolve(argv['json-report']));
+        } catch (error) {
+          log(`print-conformance: cannot write ${argv['json-report']}: ${fileProblem(error)}`);
         }
       }
       process.exitCode = verdict.exitCode;

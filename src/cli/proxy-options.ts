@@ -98,6 +98,11 @@ export function proxyOptions(y: Argv) {
       describe:
         'Host names clients may address the proxy by, besides IP addresses and localhost (".example.test" allows subdomains, "all" any name)',
     })
+    .option('json-report', {
+      type: 'string',
+      describe:
+        "Write the session's results.json here when it ends (verdicts, what the traffic held, and a wrapped command's exit code)",
+    })
     .option('summary-md', {
       type: 'string',
       describe: 'Also write the final summary as Markdown here (for a pull-request comment)',

@@ -92,18 +92,33 @@ describe('print-conformance proxy -- COMMAND', () => {
     );
   });
 
-  it("exits with the command's own code when it fails, and still prints the proxy's summary", async () => {
+  it("exits with the command's own code when it fails, and every report says so beside the proxy's verdict", async () => {
+    const summary = join(folder, 'failing.md');
+    const results = join(folder, 'failing.json');
     const result = await runCli([
       'proxy',
       '--target',
       service.baseUrl,
-      ...NARROW,
+      '--summary-md',
+      summary,
+      '--json-report',
+      results,
       '--',
       process.execPath,
       client('failing', { after: 'process.exit(3);' }),
     ]);
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('proxy summary: 3 exchanges, 3 reached the target');
+    expect(result.stderr).toMatch(/Command \S+ \S+failing\.mjs exited 3; the proxy's verdict: held \(0\); the session exits 3/);
+    // A failed command never shows a green summary, though the rules held.
+    const markdown = readFileSync(summary, 'utf8');
+    expect(markdown).toMatch(/^### print-conformance proxy: ❌ the command exited 3 \(rules: every selected rule/);
+    expect(markdown).not.toContain('✅');
+    expect(markdown).toContain('exit code 3');
+    const json = JSON.parse(readFileSync(results, 'utf8'));
+    expect(json.command).toMatchObject({ exitCode: 3 });
+    expect(json.exitCode).toBe(3);
+    expect(json.summary.failed).toBe(0);
   });
 
   it('hands the command its arguments as given, without a shell', async () => {
