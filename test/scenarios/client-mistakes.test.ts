@@ -82,12 +82,14 @@ const MISTAKES: Record<string, { rule: string; exit: number }> = {
 };
 
 describe('a client behind proxy -- COMMAND, with no narrowing flag', () => {
-  it.each(['good-json', 'good-xml'])('%s: exit 0, nothing found on either side', async (mode) => {
+  it.each(['good-json', 'good-xml', 'good-browser-json'])('%s: exit 0, nothing found on either side', async (mode) => {
     const session = await behindProxy(mode);
     expect(session.findings).toEqual([]);
     expect(session.stderr).toContain('0 failed, 0 warnings, 0 untested');
     expect(session.stderr).toMatch(/Not exercised by this traffic \(their rules skipped\): (JSON|XML)\n/);
     expect(session.code).toBe(0);
+    if (mode === 'good-browser-json')
+      expect(session.stderr).toMatch(/Not the interface \(judged by no rule\): 4× CORS preflight \(OPTIONS\)/);
   });
 
   it.each(Object.entries(MISTAKES))('%s: caught by %o on the request side', async (mode, { rule, exit }) => {
