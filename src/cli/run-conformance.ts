@@ -21,6 +21,7 @@ import { stopOnInterrupt } from './interrupt.js';
 import { writeMarkdownOutputs } from './markdown-outputs.js';
 import { numberOption } from './number-option.js';
 import { optionList, selectedRules } from './rule-selection.js';
+import { staleUrlProblem } from './stale-urls.js';
 import { checkReportPlaces, clearPreviousReports } from './writable.js';
 
 // The use case behind `print-conformance run`: find the URLs, probe the service through the
@@ -186,6 +187,13 @@ export async function runConformance(options: RunOptions): Promise<void> {
       throw new UsageError(
         'every request was refused with 401/403: check the credentials (--token, --client-id/--client-secret, --header)',
       );
+    const stale = staleUrlProblem(outcome.answers, {
+      checkoutUrl: redactText(config.checkoutUrl, secrets),
+      ...(config.uploadUrls.content || config.uploadUrls.cover
+        ? { uploadUrl: redactText((config.uploadUrls.content ?? config.uploadUrls.cover) as string, secrets) }
+        : {}),
+    });
+    if (stale) throw new UsageError(stale);
     const result = runResult({
       target: redactText(baseUrl, secrets),
       started,

@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ReferenceService, startReferenceService } from '../../src/reference/service.js';
+import { runCli } from '../helpers/cli.js';
+
+// A stale or foreign checkout/upload URL shows nothing of the service: every request to it gets
+// the same 404. The run could not be made (exit 2, one line naming the URL), it is not a failure
+// of six rules with a page of reproductions.
+
+let service: ReferenceService;
+let reports: string;
+beforeAll(async () => {
+  service = await startReferenceService();
+  reports = mkdtempSync(join(tmpdir(), 'print-conformance-stale-'));
+});
+afterAll(async () => {
+  await service.close();
+  rmSync(reports, { recursive: true, force: true });
+});
+
+async function freshOrder(): Promise<{ checkout: string; upload: string }> {
+  const answer = await fetch(`${service.baseUrl}orders`, { method: 'POST' });
+  const order = (await answer.json()) as {
+    checkout: { setupUrl: string };
+    items: { files: { content: { uploadUrl: string } } }[];
+  };
+  return { checkout: order.checkout.setupUrl, upload: order.items[0]?.files.content.uploadUrl as string };
+}
+
+describe('run with a stale or foreign URL', () => {
+  it('exits 2 naming the checkout URL whose every request was answered 404', async () => {
+    const stale = `${service.baseUrl}checkout/EXPIRED0000000000000`;
+    const result = await runCli(['--checkout-url', stale, '--quiet', '--report-dir', reports]);
+    expect(result.stderr).toBe(
+      `print-conformance: every checkout request to ${stale} was answered 404: the checkout URL is stale or not this service's; take a fresh checkout.setupUrl from the order (GET orders/{id}, or --order-id), or leave --checkout-url out to place an order\n`,
+    );
+    expect(result.stdout).toBe('');
+    expect(result.code).toBe(2);
+  });
+
+  it('exits 2 naming the upload URL whose every upload was answered 404', async () => {
+    const { checkout, upload } = await freshOrder();
+    const result = await runCli([
+      '--checkout-url',
+      checkout,
+      '--upload-url',
+      `${upload}-gone`,
+      '--quiet',
+      '--report-dir',
+      reports,
+    ]);
+    expect(result.stderr).toMatch(
+      /^print-conformance: every upload to \S+-gone was answered 404: the upload URL is stale/,
+    );
+    expect(result.code).toBe(2);
+  });
+
+  it('runs as usual with the URLs the order gave', async () => {
+    const { checkout, upload } = await freshOrder();
+    const result = await runCli([
+      '--checkout-url',
+      checkout,
+      '--upload-url',
+      upload,
+      '--quiet',
+      '--report-dir',
+      reports,
+    ]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+});
