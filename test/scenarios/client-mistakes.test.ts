@@ -29,7 +29,7 @@ interface Session {
   findings: string[];
 }
 
-async function behindProxy(mode: string): Promise<Session> {
+async function behindProxy(mode: string, options: string[] = []): Promise<Session & { recorded: string[] }> {
   const record = join(folder, `${mode}.ndjson`);
   const result = await runCli([
     'proxy',
@@ -39,18 +39,17 @@ async function behindProxy(mode: string): Promise<Session> {
     record,
     '--summary-interval',
     '0',
+    ...options,
     '--',
     process.execPath,
     CLIENT,
     mode,
   ]);
-  const findings = readFileSync(record, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .flatMap((line) =>
-      (JSON.parse(line).violations as { rule: string; side: string }[]).map((v) => `${v.rule}@${v.side}`),
-    );
-  return { code: result.code, stderr: result.stderr, findings };
+  const recorded = readFileSync(record, 'utf8').split('\n').filter(Boolean);
+  const findings = recorded.flatMap((line) =>
+    ((JSON.parse(line).violations ?? []) as { rule: string; side: string }[]).map((v) => `${v.rule}@${v.side}`),
+  );
+  return { code: result.code, stderr: result.stderr, findings, recorded };
 }
 
 /** Mode → the rule that must catch it on the request side, and the exit code it leads to. */
@@ -97,5 +96,15 @@ describe('a client behind proxy -- COMMAND, with no narrowing flag', () => {
     expect(session.findings).toContain(`${rule}@request`);
     expect(session.stderr).toMatch(new RegExp(`(FAIL|WARN) +${rule.replace(/\./g, '\\.')} `));
     expect(session.code).toBe(exit);
+  });
+
+  it('--mode enforce: a set-up to a URL built by hand never reaches the service', async () => {
+    const session = await behindProxy('json-checkout-order-id', ['--mode', 'enforce']);
+    const blocked = session.recorded.map((line) => JSON.parse(line)).filter((exchange) => exchange.blocked);
+    expect(blocked).toHaveLength(1);
+    expect(blocked[0].request.method).toBe('POST');
+    expect(blocked[0].response.status).toBe(400);
+    expect(blocked[0].response.body.text).toContain('client.given-urls');
+    expect(session.code).toBe(1);
   });
 });
