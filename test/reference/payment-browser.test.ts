@@ -24,6 +24,8 @@ let shop: Server;
 let shopUrl: string;
 const shopRequests: string[] = [];
 let page: ChromiumPage | undefined;
+/** What each walk saw, written beside the screenshots for a person to read. */
+const observed: Record<string, unknown> = {};
 
 beforeAll(async () => {
   service = await startReferenceService();
@@ -37,6 +39,8 @@ beforeAll(async () => {
   mkdirSync(OUTPUT, { recursive: true });
 });
 afterAll(async () => {
+  if (Object.keys(observed).length > 0)
+    writeFileSync(join(OUTPUT, 'observed.json'), `${JSON.stringify(observed, null, 2)}\n`);
   await page?.close();
   await new Promise((resolve) => shop.close(resolve));
   await service.close();
@@ -88,16 +92,19 @@ describe('the payment screen in headless Chromium', () => {
 
         const before = shopRequests.length;
         await page.clickAndFollow(`#${button}`);
+        const landedOn = await page.evaluate<string>('location.href');
+        const after = {
+          json: await statusOf(checkoutUrl, 'application/json'),
+          xml: await statusOf(checkoutUrl, 'application/xml'),
+        };
+        observed[button] = { returnUrl, shown, requestLines: shopRequests.slice(before), landedOn, status: after };
         // The request line the shop got: `&` and `%20` as sent, `é` as a browser sends it (UTF-8, escaped).
         const encodedPath = path.replace('é', '%C3%A9');
         expect(shopRequests.slice(before)).toContain(`GET ${encodedPath}?order=1&note=a%20b&name=%C3%A9 HTTP/1.1`);
         // Where the browser shows it is: the same, with the fragment the request line never carries.
-        expect(await page.evaluate<string>('location.href')).toBe(
-          `${shopUrl}${encodedPath}?order=1&note=a%20b&name=%C3%A9#done`,
-        );
+        expect(landedOn).toBe(`${shopUrl}${encodedPath}?order=1&note=a%20b&name=%C3%A9#done`);
         expect(await page.evaluate<string>('decodeURIComponent(location.pathname)')).toBe(path);
-        expect(await statusOf(checkoutUrl, 'application/json')).toBe(status);
-        expect(await statusOf(checkoutUrl, 'application/xml')).toBe(status);
+        expect(after).toEqual({ json: status, xml: status });
       },
     );
   }
