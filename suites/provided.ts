@@ -28,5 +28,7 @@ declare module '@vitest/runner' {
     answers?: TallyData['answers'];
     /** Exchanges the probes made. */
     exchanges?: number;
+    /** Which parts of the interface the probes exercised. */
+    coverage?: TallyData['coverage'];
   }
 }

@@ -199,7 +199,11 @@ export async function runConformance(options: RunOptions): Promise<void> {
       started,
       context: suiteContext(config),
       rules: outcome.rules,
-      tally: { exchanges: preflightExchanges.length + outcome.exchanges, answers: outcome.answers },
+      tally: {
+        exchanges: preflightExchanges.length + outcome.exchanges,
+        answers: outcome.answers,
+        coverage: outcome.coverage,
+      },
     });
     writeReports(result, {
       reportDir: options.reportDir,

@@ -46,6 +46,7 @@ export interface SuiteOutcome {
   rules: RuleResult[];
   answers: TallyData['answers'];
   exchanges: number;
+  coverage: TallyData['coverage'];
 }
 
 export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> {
@@ -78,6 +79,7 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
   let probeError: string | undefined;
   let answers: TallyData['answers'] = {};
   let exchanges = 0;
+  let coverage: TallyData['coverage'] = {};
   const modules: readonly TestModule[] = vitest.state.getTestModules();
   for (const module of modules) {
     for (const testCase of module.children.allTests()) {
@@ -86,11 +88,12 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
       probeError ??= meta.probeError;
       if (meta.answers) answers = meta.answers;
       if (meta.exchanges !== undefined) exchanges = meta.exchanges;
+      if (meta.coverage) coverage = meta.coverage;
     }
   }
   await vitest.close();
   if (probeError) throw new UsageError(`the probes could not run: ${probeError}`);
   const missing = RULES.filter((rule) => !byId.has(rule.id)).map((rule) => rule.id);
   if (missing.length > 0) throw new Error(`the suite gave no verdict for ${missing.join(', ')}`);
-  return { rules: RULES.map((rule) => byId.get(rule.id) as RuleResult), answers, exchanges };
+  return { rules: RULES.map((rule) => byId.get(rule.id) as RuleResult), answers, exchanges, coverage };
 }

@@ -116,6 +116,29 @@ export interface TrafficScope {
   notInterface: Record<string, number>;
 }
 
+/** How often a documented member was present, absent or nil where it could be. */
+export interface MemberCounts {
+  present: number;
+  absent: number;
+  nil: number;
+}
+
+/** What the exchanges of one operation exercised (CLI.md, "Reports": coverage). */
+export interface OperationCoverage {
+  /** Exchanges by the format of their documents ("none": no JSON or XML on either side). */
+  exchanges: Partial<Record<'json' | 'xml' | 'none', number>>;
+  /** Documented members of requests and of accepted answers, by format, named as the format writes them. */
+  request: Partial<Record<'json' | 'xml', Record<string, MemberCounts>>>;
+  response: Partial<Record<'json' | 'xml', Record<string, MemberCounts>>>;
+  /** Content-Types sent and answered (media types, "(none)" for none). */
+  sent: Record<string, number>;
+  answered: Record<string, number>;
+  /** Status codes answered ("no answer" when none came). */
+  statuses: Record<string, number>;
+}
+
+export type CoverageData = Partial<Record<'POST checkout' | 'GET checkout' | 'POST files', OperationCoverage>>;
+
 /** What a `proxy -- COMMAND` session ran besides the proxy. */
 export interface WrappedCommand {
   command: string;
@@ -140,6 +163,8 @@ export interface RunResult {
   answers: Partial<Record<ExchangeKind, Record<string, number>>>;
   /** Traffic only: what it held besides the interface and what it used. */
   traffic?: TrafficScope;
+  /** Which parts of the interface the run's exchanges exercised. */
+  coverage?: CoverageData;
   /** `proxy -- COMMAND`: the command and how it ended, beside the proxy's verdict. */
   command?: WrappedCommand;
   /** The exit code the run ends with, when it is not the verdict's own (a failed wrapped command). */

@@ -1,5 +1,6 @@
 import type { RuleResult, RunResult } from '../findings/types.js';
 import { type Paint, painter, type Style } from './colour.js';
+import { coverageLines } from './coverage-lines.js';
 import { failureDetail } from './failure-detail.js';
 import { exchangeLine } from './failure-text.js';
 import { profileLines } from './profile-lines.js';
@@ -79,6 +80,8 @@ export function consoleSummary(result: RunResult, options: ConsoleOptions = {}):
   if (unselected > 0) lines.push(`(${unselected} rules not selected by --only/--skip)`);
   const profile = profileLines(result.profile);
   if (profile.length > 0) lines.push('', 'Service profile (where the description is silent):', ...profile);
+  const coverage = coverageLines(result.coverage);
+  if (coverage.length > 0) lines.push('', ...coverage);
   const traffic = trafficLines(result);
   if (traffic.length > 0) lines.push('', ...traffic);
   const command = commandLine(result);

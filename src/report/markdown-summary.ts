@@ -1,5 +1,6 @@
 import type { RuleResult, RunResult } from '../findings/types.js';
 import { exitCodeOf } from '../validate/verdicts.js';
+import { coverageRows } from './coverage-lines.js';
 import { exchangeLine } from './failure-text.js';
 import { commandLine, exitCodeOfResult, trafficLines } from './traffic-lines.js';
 
@@ -93,6 +94,21 @@ export function markdownSummary(result: RunResult, options: MarkdownOptions = {}
   }
   const rest = [`${passed} passed`, `${observed} observed`, `${skipped} skipped`].join(', ');
   lines.push(listed.length > 0 ? `The other rules: ${rest}.` : `No rule failed, warned or went untested: ${rest}.`);
+  const coverage = coverageRows(result.coverage);
+  if (coverage.length > 0) {
+    lines.push(
+      '',
+      '<details><summary>Coverage of the interface</summary>',
+      '',
+      '| Operation | Exchanges | Statuses | Request members seen | Answer members seen |',
+      '|---|---|---|---|---|',
+    );
+    for (const row of coverage)
+      lines.push(
+        `| ${cell(row.operation)} | ${cell(row.exchanges)} | ${cell(row.statuses)} | ${cell(row.request ?? '—')} | ${cell(row.response ?? '—')} |`,
+      );
+    lines.push('', '</details>');
+  }
   if (options.notes && options.notes.lines.length > 0) {
     lines.push('', `**${options.notes.heading}**`, '');
     for (const line of options.notes.lines) lines.push(`- ${cell(line)}`);

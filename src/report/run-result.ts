@@ -11,7 +11,7 @@ export interface RunFacts {
   started: number;
   context: VerdictContext;
   rules: RuleResult[];
-  tally: Pick<TallyData, 'exchanges' | 'answers'> & Partial<Pick<TallyData, 'traffic'>>;
+  tally: Pick<TallyData, 'exchanges' | 'answers'> & Partial<Pick<TallyData, 'traffic' | 'coverage'>>;
   /** `proxy -- COMMAND`: the command, how it ended, and the exit code the session ends with. */
   command?: WrappedCommand;
   exitCode?: number;
@@ -32,6 +32,7 @@ export function runResult(facts: RunFacts): RunResult {
     run: contextToJson(facts.context),
     answers: facts.tally.answers,
     ...(facts.tally.traffic && facts.context.face === 'traffic' ? { traffic: facts.tally.traffic } : {}),
+    ...(facts.tally.coverage ? { coverage: facts.tally.coverage } : {}),
     ...(facts.command ? { command: facts.command } : {}),
     ...(facts.exitCode !== undefined ? { exitCode: facts.exitCode } : {}),
   };

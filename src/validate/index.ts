@@ -3,7 +3,7 @@ import { RULES, type RuleId } from '../contract/rules.js';
 import type { FormatKey, Side } from '../findings/types.js';
 import { checkCheckout } from './checkout.js';
 import { type Endpoint, type Exchange, endpointOf, type Violation } from './exchange.js';
-import { checkFormat } from './format.js';
+import { checkFormat, type ReadBodies } from './format.js';
 import { Judging } from './judging.js';
 import { CheckoutState } from './state.js';
 import { checkUpload } from './upload.js';
@@ -23,6 +23,8 @@ export interface Judgement {
   /** Every rule the exchange could have broken, whether it did or not: the evidence of verdicts. */
   tested: Tested[];
   facts: ExchangeFacts;
+  /** The bodies as read, for coverage; absent where none was read. */
+  read?: ReadBodies;
 }
 
 function kindOf(endpoint: Endpoint, method: string): ExchangeKind {
@@ -71,7 +73,7 @@ export function judgeExchange(
   const read = checkFormat(exchange, out);
   if (endpoint.kind === 'checkout') checkCheckout(exchange, read, state, endpoint.key, out);
   else if (endpoint.kind === 'upload') checkUpload(exchange, read, out);
-  return { violations: out.items, tested: testedBy(out.facts), facts: out.facts };
+  return { violations: out.items, tested: testedBy(out.facts), facts: out.facts, read };
 }
 
 /** A request under checkout or files of another shape: judged by what `client` checks alone. */

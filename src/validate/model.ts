@@ -69,6 +69,17 @@ const xmlOnlyElements = new Map<SchemaName, ReadonlySet<string>>();
 /** The resource as a JSON-shaped value. XML-only nil elements (Tax) are left out: they are checked apart. */
 export function modelOf(document: Document, schemaName: SchemaName): unknown {
   if (document.format === 'json') return document.value;
+  // Read once per document: the rules and then coverage read the same one.
+  const read = xmlModels.get(document);
+  if (read && read.schema === schemaName) return read.model;
+  const model = xmlModelOf(document, schemaName);
+  xmlModels.set(document, { schema: schemaName, model });
+  return model;
+}
+
+const xmlModels = new WeakMap<Document, { schema: SchemaName; model: unknown }>();
+
+function xmlModelOf(document: Extract<Document, { format: 'xml' }>, schemaName: SchemaName): unknown {
   let xmlOnly = xmlOnlyElements.get(schemaName);
   if (!xmlOnly) {
     xmlOnly = new Set(xmlNilElementsOf(schemaName));

@@ -1,7 +1,17 @@
 import type { ExchangeFacts, ExchangeKind } from '../contract/exchange-facts.js';
 import { type Rule, type RuleId, ruleById } from '../contract/rules.js';
-import type { ExchangeSummary, Finding, FormatKey, LineRef, RuleResult, TrafficScope } from '../findings/types.js';
+import type {
+  CoverageData,
+  ExchangeSummary,
+  Finding,
+  FormatKey,
+  LineRef,
+  RuleResult,
+  TrafficScope,
+} from '../findings/types.js';
+import { mergeCoverage, recordCoverage } from './coverage.js';
 import type { Exchange, Violation } from './exchange.js';
+import type { ReadBodies } from './format.js';
 import { formatOnSide, type Tested } from './index.js';
 
 // What a run saw, per rule and format: how many exchanges could have broken each rule (evidence),
@@ -25,6 +35,8 @@ export interface TallyData {
   observations: Partial<Record<RuleId, unknown>>;
   /** Traffic: what it held besides the interface, and the formats each kind of request used. */
   traffic: TrafficScope;
+  /** Which parts of the interface the exchanges exercised. */
+  coverage: CoverageData;
 }
 
 export function emptyTally(): TallyData {
@@ -36,6 +48,7 @@ export function emptyTally(): TallyData {
     answers: {},
     observations: {},
     traffic: { used: {}, orders: 0, notInterface: {} },
+    coverage: {},
   };
 }
 
@@ -103,7 +116,7 @@ export class Tally {
   /** One judged exchange: what it could have broken and what it broke. */
   record(
     exchange: Exchange,
-    judged: { violations: readonly Violation[]; tested: readonly Tested[]; facts: ExchangeFacts },
+    judged: { violations: readonly Violation[]; tested: readonly Tested[]; facts: ExchangeFacts; read?: ReadBodies },
     options: RecordOptions = {},
   ): void {
     const { data } = this;
@@ -119,6 +132,7 @@ export class Tally {
       data.traffic.used[judged.facts.kind] = used;
       const format = usedFormat(judged.facts);
       if (format) used[format] = (used[format] ?? 0) + 1;
+      recordCoverage(data.coverage, judged.facts.kind, exchange, judged.read);
     }
     // An exchange is evidence for a rule once per format, whichever sides could have broken it.
     for (const tested of judged.tested) {
@@ -223,6 +237,7 @@ export function mergeTallies(parts: readonly TallyData[]): TallyData {
     }
     Object.assign(merged.observations, part.observations);
     addTraffic(merged.traffic, part.traffic);
+    mergeCoverage(merged.coverage, part.coverage);
   }
   // Each part kept its own first few of each rule; the first few overall are among them.
   merged.findings.sort(byPlace);
@@ -245,11 +260,13 @@ export function tallyOfResult(result: {
   answers: TallyData['answers'];
   exchanges: number;
   traffic?: TrafficScope;
+  coverage?: CoverageData;
 }): TallyData {
   const tally = emptyTally();
   tally.exchanges = result.exchanges;
   tally.answers = structuredClone(result.answers);
   addTraffic(tally.traffic, result.traffic);
+  mergeCoverage(tally.coverage, result.coverage);
   for (const rule of result.rules) {
     for (const format of rule.formats) {
       if (format.evidence > 0)

@@ -1,0 +1,123 @@
+import { documentedMembers } from '../contract/documented-members.js';
+import type { ExchangeKind } from '../contract/exchange-facts.js';
+import type { SchemaName } from '../contract/schemas.js';
+import type { CoverageData, MemberCounts, OperationCoverage } from '../findings/types.js';
+import type { Document } from './document.js';
+import { type Exchange, header, mediaType } from './exchange.js';
+import type { ReadBodies } from './format.js';
+import { displayPath, modelOf } from './model.js';
+import { isXsiNil } from './xml.js';
+
+// Coverage: which parts of the interface a run's exchanges exercised, per operation: formats,
+// documented members present, absent or nil in requests and accepted answers, Content-Types sent
+// and answered, status codes. A fact of each exchange, summed like evidence, merged like tallies.
+
+type Operation = keyof CoverageData;
+
+const SCHEMAS: Record<Operation, { request?: SchemaName; response: SchemaName }> = {
+  'POST checkout': { request: 'checkout-request', response: 'checkout' },
+  'GET checkout': { response: 'checkout' },
+  'POST files': { response: 'upload-result' },
+};
+
+function emptyOperation(): OperationCoverage {
+  return { exchanges: {}, request: {}, response: {}, sent: {}, answered: {}, statuses: {} };
+}
+
+const bump = (counts: Record<string, number>, key: string, by = 1) => {
+  counts[key] = (counts[key] ?? 0) + by;
+};
+
+/** Where a model holds nothing at this pointer, a nil there, or a value. */
+function stateAt(model: unknown, pointer: string): keyof MemberCounts {
+  let here: unknown = model;
+  for (const key of pointer.split('/').slice(1)) {
+    if (here === null || typeof here !== 'object' || Array.isArray(here)) return 'absent';
+    here = (here as Record<string, unknown>)[key];
+  }
+  if (here === undefined) return 'absent';
+  return here === null ? 'nil' : 'present';
+}
+
+/** The nil elements XML writes apart (Tax) are found under the root, not in the model. */
+function xmlOnlyState(document: Document, pointer: string): keyof MemberCounts | undefined {
+  if (document.format !== 'xml' || pointer.indexOf('/', 1) >= 0) return undefined;
+  const name = displayPath(pointer, 'xml').slice(1);
+  const element = document.root.children.find((child) => child.local === name);
+  if (!element) return 'absent';
+  return isXsiNil(element) ? 'nil' : 'present';
+}
+
+function countMembers(into: OperationCoverage['request'], document: Document, schema: SchemaName): void {
+  const members = documentedMembers(schema, document.format);
+  const model = modelOf(document, schema);
+  const table = into[document.format] ?? {};
+  into[document.format] = table;
+  const nilOnly =
+    document.format === 'xml' ? new Set(members.slice(documentedMembers(schema, 'json').length)) : undefined;
+  for (const pointer of members) {
+    const state = (nilOnly?.has(pointer) ? xmlOnlyState(document, pointer) : undefined) ?? stateAt(model, pointer);
+    const name = displayPath(pointer, document.format);
+    const counts = table[name] ?? { present: 0, absent: 0, nil: 0 };
+    table[name] = counts;
+    counts[state] += 1;
+  }
+}
+
+/** Adds one judged exchange of the interface to the coverage. */
+export function recordCoverage(
+  coverage: CoverageData,
+  kind: ExchangeKind,
+  exchange: Exchange,
+  read: ReadBodies | undefined,
+): void {
+  if (kind === 'other') return;
+  const operation = coverage[kind] ?? emptyOperation();
+  coverage[kind] = operation;
+  const format = read?.request?.format ?? read?.response?.format ?? 'none';
+  bump(operation.exchanges, format);
+  const sent =
+    exchange.request.body && exchange.request.body.size > 0
+      ? header(exchange.request.headers, 'content-type')
+      : undefined;
+  bump(operation.sent, mediaType(sent) ?? '(none)');
+  const { response } = exchange;
+  bump(operation.statuses, response ? String(response.status) : 'no answer');
+  if (response) bump(operation.answered, mediaType(header(response.headers, 'content-type')) ?? '(none)');
+  const schemas = SCHEMAS[kind];
+  if (schemas.request && read?.request) countMembers(operation.request, read.request, schemas.request);
+  if (response && response.status >= 200 && response.status < 300 && read?.response)
+    countMembers(operation.response, read.response, schemas.response);
+}
+
+function addCounts(into: Record<string, number>, from: Record<string, number>): void {
+  for (const [key, count] of Object.entries(from)) bump(into, key, count);
+}
+
+function addMembers(into: OperationCoverage['request'], from: OperationCoverage['request']): void {
+  for (const [format, members] of Object.entries(from) as ['json' | 'xml', Record<string, MemberCounts>][]) {
+    const table = into[format] ?? {};
+    into[format] = table;
+    for (const [name, counts] of Object.entries(members)) {
+      const target = table[name] ?? { present: 0, absent: 0, nil: 0 };
+      table[name] = target;
+      target.present += counts.present;
+      target.absent += counts.absent;
+      target.nil += counts.nil;
+    }
+  }
+}
+
+/** Coverage of disjoint parts of one run (threads, shards), as if one had seen it all. */
+export function mergeCoverage(into: CoverageData, from: CoverageData | undefined): void {
+  for (const [kind, part] of Object.entries(from ?? {}) as [Operation, OperationCoverage][]) {
+    const target = into[kind] ?? emptyOperation();
+    into[kind] = target;
+    addCounts(target.exchanges, part.exchanges);
+    addMembers(target.request, part.request);
+    addMembers(target.response, part.response);
+    addCounts(target.sent, part.sent);
+    addCounts(target.answered, part.answered);
+    addCounts(target.statuses, part.statuses);
+  }
+}
