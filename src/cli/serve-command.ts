@@ -23,7 +23,7 @@ function publicBaseUrl(given: string): string {
 export function serveCommand(yargs: Argv) {
   return yargs.command(
     'serve',
-    'Start the embedded reference service (JSON and XML, as the real service speaks them)',
+    'Start the embedded reference service (JSON and XML, as the real service speaks them, with the payment screen behind PaymentUrl)',
     (y) =>
       withSettings(
         y

@@ -76,6 +76,14 @@ describe('the payment screen', () => {
     });
   }
 
+  it('shows what the shop sent as text: markup in a ReturnUrl never becomes part of the page', async () => {
+    const { paymentUrl } = await setUp('https://shop.example.test/?q="><script>alert(1)</script>');
+    const page = await call('GET', paymentUrl);
+    expect(page.text).not.toMatch(/<script/i);
+    expect(page.text).toContain('?q=&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(page.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'");
+  });
+
   it('ends on a page saying so when the checkout was set up without a ReturnUrl', async () => {
     const { checkoutUrl, outcome } = await setUp(null);
     const answer = await call('POST', outcome('pay'));
