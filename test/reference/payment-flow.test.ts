@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send } from '../../src/http/send.js';
 import { redirectLocation } from '../../src/reference/payment-flow.js';
 import { type ReferenceService, startReferenceService } from '../../src/reference/service.js';
-import { checkoutRequestJson } from '../helpers/exchanges.js';
+import { checkoutRequestJson, checkoutRequestXml } from '../helpers/exchanges.js';
 
 // The payment step without a browser: the page's forms are plain POSTs, so a test's HTTP client
 // (or curl) completes a payment, and GET checkout tells the outcome in JSON and XML.
@@ -82,6 +82,19 @@ describe('the payment screen', () => {
     expect(page.text).not.toMatch(/<script/i);
     expect(page.text).toContain('?q=&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(page.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'");
+  });
+
+  it('redirects to the ReturnUrl an XML set-up sent, its escapes read as the characters they stand for', async () => {
+    const order = JSON.parse((await call('POST', `${service.baseUrl}orders`)).text);
+    const xml = checkoutRequestXml().replace(
+      /<ReturnUrl>[^<]*</,
+      '<ReturnUrl>https://shop.example.test/back?a=1&amp;b=%20&#233;#top<',
+    );
+    const headers = { 'content-type': 'application/xml', accept: 'application/xml' };
+    const setUp = await call('POST', order.checkout.setupUrl, headers, xml);
+    const paymentUrl = /<PaymentUrl>([^<]*)</.exec(setUp.text)?.[1] as string;
+    const answer = await call('POST', paymentUrl.replace(/start$/, 'pay'));
+    expect(answer.headers.location).toBe('https://shop.example.test/back?a=1&b=%20%C3%A9#top');
   });
 
   it('ends on a page saying so when the checkout was set up without a ReturnUrl', async () => {
