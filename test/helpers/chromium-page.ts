@@ -42,7 +42,7 @@ export class ChromiumPage {
 
   /** Starts Chromium as this machine allows it (no sandbox as root, no background network) on a blank page. */
   static async launch(windowSize = '1000,800'): Promise<ChromiumPage> {
-    const profile = mkdtempSync(join(tmpdir(), 'print-conformance-chromium-'));
+    const profile = mkdtempSync(join(tmpdir(), 'print-conformance-browser-walk-'));
     const browser = spawn(
       CHROMIUM ?? 'chromium',
       [
@@ -60,7 +60,8 @@ export class ChromiumPage {
         '--remote-debugging-port=0',
         'about:blank',
       ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
+      // Its own process group: closing it ends its helper processes too.
+      { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
     );
     let printed = '';
     const endpoint = await new Promise<string>((resolve, reject) => {
@@ -156,9 +157,10 @@ export class ChromiumPage {
     this.socket.close();
     if (this.browser.exitCode === null && this.browser.signalCode === null) {
       const exited = new Promise((resolve) => this.browser.once('exit', resolve));
-      this.browser.kill('SIGTERM');
+      process.kill(-(this.browser.pid as number), 'SIGTERM');
       await exited;
     }
-    rmSync(this.profile, { recursive: true, force: true });
+    // Chromium's helper processes may still be writing to the profile as the browser exits.
+    rmSync(this.profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }

@@ -32,7 +32,8 @@ beforeAll(async () => {
   shop = createServer((request, response) => {
     shopRequests.push(`${request.method} ${request.url} HTTP/${request.httpVersion}`);
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end('<!DOCTYPE html><title>Back at the shop</title><h1>Back at the shop</h1>');
+    // Its one script tells whether the browser ran scripts during the walk.
+    response.end('<!DOCTYPE html><title>Back at the shop</title><script>document.title = "scripts ran"</script>');
   });
   shopUrl = await listen(shop, 0, '127.0.0.1');
   if (CHROMIUM) page = await ChromiumPage.launch();
@@ -80,6 +81,8 @@ describe('the payment screen in headless Chromium', () => {
         const returnUrl = `${shopUrl}${path}?order=1&note=a%20b&name=é#done`;
         const { checkoutUrl, paymentUrl } = await setUp(returnUrl);
 
+        // The page's own scripts are off, as for a customer without JavaScript: the forms alone do the work.
+        await page.command('Emulation.setScriptExecutionDisabled', { value: true });
         await page.open(paymentUrl);
         const shown = await page.evaluate<Record<string, string>>(
           `Object.fromEntries(['amount', 'order', 'return-url'].map((id) => [id, document.getElementById(id).textContent]))`,
@@ -102,6 +105,7 @@ describe('the payment screen in headless Chromium', () => {
         const encodedPath = path.replace('é', '%C3%A9');
         expect(shopRequests.slice(before)).toContain(`GET ${encodedPath}?order=1&note=a%20b&name=%C3%A9 HTTP/1.1`);
         // Where the browser shows it is: the same, with the fragment the request line never carries.
+        expect(await page.evaluate<string>('document.title')).toBe('Back at the shop');
         expect(landedOn).toBe(`${shopUrl}${encodedPath}?order=1&note=a%20b&name=%C3%A9#done`);
         expect(await page.evaluate<string>('decodeURIComponent(location.pathname)')).toBe(path);
         expect(after).toEqual({ json: status, xml: status });
