@@ -78,7 +78,9 @@ export async function answerPayment(
     }
   } else request.resume();
 
-  const action: Action | undefined = given === 'start' || given in OUTCOMES ? (given as Action) : undefined;
+  // Own keys only: `toString` or `constructor` in a URL are no outcome.
+  const action: Action | undefined =
+    given === 'start' || Object.hasOwn(OUTCOMES, given) ? (given as Action) : undefined;
   const code = store.payments.get(paymentId);
   const record = code === undefined ? undefined : store.checkouts.get(code);
   if (!action || !record) return write(response, paymentUnknown());

@@ -146,7 +146,8 @@ describe('the payment screen', () => {
   it('answers unknown payments, unknown actions and wrong methods with pages, never a 5xx', async () => {
     const { paymentUrl, outcome } = await setUp();
     expect((await call('GET', `${service.baseUrl}payments/nope/start`)).status).toBe(404);
-    expect((await call('POST', outcome('refund'))).status).toBe(404);
+    for (const action of ['refund', 'toString', 'constructor', '__proto__'])
+      expect((await call('POST', outcome(action))).status).toBe(404);
     const wrong = await call('GET', outcome('pay'));
     expect([wrong.status, wrong.headers.allow]).toEqual([405, 'POST']);
     expect((await call('POST', paymentUrl)).status).toBe(405);
