@@ -201,7 +201,9 @@ export class BodyTap {
     }
     if (this.parts.length > 0) body.parts = this.parts;
     if (whole && this.readWhole) {
-      body.text = decodeText(whole);
+      // The size of the bytes the text was read from, so the core can tell what encoding they were in.
+      body.size = whole.length;
+      body.text = decodeText(whole, this.headers['content-type']);
       return body;
     }
     if (this.offThread) {

@@ -48,7 +48,7 @@ interface RuleFacts {
 
 const both = ['suite', 'traffic'] as const;
 const suiteOnly = ['suite'] as const;
-// The suite only sends correctly labelled files, so a mislabelled one can only come from traffic.
+// What a client sends (a mislabelled upload, say) is judged in traffic only: the suite is the client.
 const trafficOnly = ['traffic'] as const;
 
 const CHECKOUT = ['POST checkout', 'GET checkout'] as const;
@@ -107,7 +107,8 @@ const CATALOG = [
     seed: '§2',
     area: 'checkout',
     title: 'XML checkout root element is Checkout',
-    description: 'The root element of an XML checkout request and response is <Checkout>.',
+    description:
+      'The root element of an XML checkout request and response is <Checkout> in no namespace, and so is every element below it (no default namespace, no prefix bound to one: an XmlSerializer client refuses {urn:…}Checkout). Declarations of the xsi and xsd prefixes are fine.',
     faces: both,
     formats: 'xml',
     writes: false,
@@ -155,7 +156,7 @@ const CATALOG = [
     area: 'checkout',
     title: 'XML checkout response carries a nil Tax element',
     description:
-      'An XML checkout response has a Tax element, child of the root, that is empty and carries nil="true" in the namespace http://www.w3.org/2001/XMLSchema-instance, whatever prefix is bound to it (xsi:nil, i:nil). A prefix bound to another namespace does not count.',
+      'An XML checkout response has exactly one Tax element, child of the root, that is empty and carries nil="true" in the namespace http://www.w3.org/2001/XMLSchema-instance, whatever prefix is bound to it (xsi:nil, i:nil). A prefix bound to another namespace does not count; a second Tax is a violation.',
     faces: both,
     formats: 'xml',
     writes: false,
@@ -188,7 +189,7 @@ const CATALOG = [
     area: 'checkout',
     title: 'ReturnUrl is 5 to 512 characters',
     description:
-      'ReturnUrl, when sent, has 5 to 512 characters inclusive, counted in UTF-16 code units as the real service (.NET) counts. The suite checks that lengths 4 and 513 are rejected (4xx) and 5 and 512 accepted (2xx), in JSON and XML, and probes the ways services miscount: the empty string (rejected), 512 units written with é (accepted; a service counting UTF-8 bytes refuses it), 513 units that are 512 code points (rejected; a service counting code points accepts it). In traffic, a client request outside the range is a violation, and a 2xx answer to it is a second one.',
+      'ReturnUrl, when sent, has 5 to 512 characters inclusive, counted in UTF-16 code units as the real service (.NET) counts. The suite checks that lengths 4 and 513 are rejected (4xx) and 5 and 512 accepted (2xx), in JSON and XML, and probes the ways services miscount: the empty string (rejected), 512 units written with é (accepted; a service counting UTF-8 bytes refuses it), 513 units that are 512 code points (rejected; a service counting code points accepts it), 513 units ending in a space and 513 units holding %20 (rejected; a service that trims white space or decodes escapes before counting accepts them). In traffic, a client request outside the range is a violation, a 2xx answer to it is a second one, and a 4xx answer to a set-up inside the range that breaks no must rule is a violation of the service.',
     faces: both,
     formats: 'both',
     writes: true,
@@ -196,7 +197,11 @@ const CATALOG = [
       what: 'a POST checkout sending a ReturnUrl, and its answer',
       kinds: POST_CHECKOUT,
       request: (f) => f.kind === 'POST checkout' && f.returnUrlSent,
-      response: (f) => f.kind === 'POST checkout' && f.returnUrlOutOfRange && f.status !== undefined,
+      // An answer to a ReturnUrl out of range (accepted: a breach), or to a sound set-up (refused: one too).
+      response: (f) =>
+        f.kind === 'POST checkout' &&
+        f.status !== undefined &&
+        (f.returnUrlOutOfRange || (f.returnUrlSent && f.requestSound)),
     },
   },
   {
@@ -239,7 +244,8 @@ const CATALOG = [
     seed: '§4.1 r4',
     area: 'checkout',
     title: 'PaymentUrl is an absolute http(s) URL',
-    description: 'PaymentUrl is an absolute http or https URL, since the client redirects a browser to it.',
+    description:
+      'PaymentUrl is an absolute http or https URL, since the client redirects a browser to it, as RFC 3986 and RFC 9110 §4.2 read it: a non-empty host, no white space or control characters anywhere. What a lenient parser repairs (WHATWG new URL() drops tabs and newlines and reads http:///x as host x) is not a valid URL.',
     faces: both,
     formats: 'both',
     writes: false,
@@ -343,7 +349,7 @@ const CATALOG = [
     area: 'upload',
     title: 'A raw-body upload is accepted',
     description:
-      'A file sent as the raw request body with a correct Content-Type is accepted (2xx). The suite uploads each type named by --upload-types (default pdf).',
+      "A file sent as the raw request body with a correct Content-Type is accepted (2xx). The suite uploads each type named by --upload-types (default pdf). A book's content file must be a PDF: PNG and JPEG go to a slot that takes images (an item's cover) when the order gives one; a content slot refusing an image is an observation, never a failure.",
     faces: suiteOnly,
     formats: 'both',
     writes: true,
@@ -358,7 +364,8 @@ const CATALOG = [
     seed: '§4.3',
     area: 'upload',
     title: 'A multipart/form-data upload is accepted',
-    description: 'The same file sent as a multipart/form-data file part is accepted (2xx).',
+    description:
+      'The same file sent as a multipart/form-data file part is accepted (2xx), also when the form carries a text field before the file part, as browsers and HTTP clients write forms; FileType then names the file part.',
     faces: suiteOnly,
     formats: 'both',
     writes: true,
@@ -413,7 +420,8 @@ const CATALOG = [
     seed: '§2',
     area: 'upload',
     title: 'XML upload root element is UploadResult',
-    description: 'The root element of an XML upload response is <UploadResult>.',
+    description:
+      'The root element of an XML upload response is <UploadResult> in no namespace, and so is every element below it.',
     faces: both,
     formats: 'xml',
     writes: true,
@@ -426,7 +434,7 @@ const CATALOG = [
     area: 'upload',
     title: 'FileType names the type of the bytes sent',
     description:
-      'FileType names the type of the uploaded bytes as their magic numbers tell it: PDF for %PDF-, PNG for the PNG signature, JPEG or JPG for a JPEG start-of-image; compared case-insensitively.',
+      'FileType names the type of the uploaded bytes as their magic numbers tell it: PDF for %PDF-, PNG for the PNG signature, JPEG or JPG for a JPEG start-of-image; compared case-insensitively. The suite also sends bytes of one type labelled as another (a JPEG as image/png): the service may refuse it, but if it accepts it, FileType names the bytes, not the label.',
     faces: both,
     formats: 'both',
     writes: true,
@@ -495,7 +503,7 @@ const CATALOG = [
     area: 'format',
     title: 'JSON and XML bodies parse',
     description:
-      "Every JSON or XML body, request or response, parses as a strict parser reads it: an XML declaration's encoding matches the bytes (UTF-8 declaring utf-16 is refused by libxml2 and .NET alike), a charset in Content-Type agrees with the bytes and the declaration, and JSON is UTF-8 without a byte order mark. XML with a DOCTYPE or entity declarations is not accepted (no entity is ever expanded).",
+      "Every JSON or XML body, request or response, parses as a strict parser reads it: an XML declaration's encoding matches the bytes (UTF-8 declaring utf-16 is refused by libxml2 and .NET alike), a charset in Content-Type agrees with the bytes and the declaration, and JSON is UTF-8 without a byte order mark and names no member twice in one object (I-JSON, RFC 7493). A document in an 8-bit encoding that its declaration and charset name (ISO-8859-1) is well-formed, and every rule reads its characters as that encoding decodes them. XML with a DOCTYPE or entity declarations is not accepted (no entity is ever expanded).",
     faces: both,
     formats: 'both',
     writes: false,
@@ -563,15 +571,15 @@ const CATALOG = [
     area: 'format',
     title: 'An XML checkout request is accepted',
     description:
-      'A valid checkout request sent as XML (Content-Type: application/xml) is accepted and answered; a 415 or 406 to it is a violation.',
+      'A valid checkout request sent as XML (Content-Type: application/xml) is accepted and answered. In traffic, a 4xx or 5xx answer to a well-formed XML set-up that breaks no must rule is a violation of the service; the rule is never passed on XML set-ups that were all refused.',
     faces: both,
     formats: 'xml',
     writes: true,
     evidence: {
-      what: 'an answer to a POST checkout whose XML body could be read',
+      what: 'an answer to a POST checkout whose XML body could be read and breaks no must rule',
       kinds: POST_CHECKOUT,
       response: (f) =>
-        f.kind === 'POST checkout' && f.requestDocument === 'xml' && !f.returnUrlOutOfRange && f.status !== undefined,
+        f.kind === 'POST checkout' && f.requestDocument === 'xml' && f.requestSound && f.status !== undefined,
     },
   },
   {

@@ -1,4 +1,11 @@
-import { type Exchange, header, type MultipartPart, mediaType, type RecordedBody } from '../validate/exchange.js';
+import {
+  bytesOfText,
+  type Exchange,
+  header,
+  type MultipartPart,
+  mediaType,
+  type RecordedBody,
+} from '../validate/exchange.js';
 import { envName, type Piece, printfCommand, quoteLiteral, shellWord, withPlaceholders } from './shell-words.js';
 
 // A curl command that sends a recorded request again, so a person can reproduce a failure from a
@@ -62,7 +69,7 @@ function paramPieces(text: string, secrets: Secrets): Piece[] {
 /** The whole body, when the recording holds it. */
 function heldBytes(body: RecordedBody | undefined): Buffer | undefined {
   if (body?.base64 !== undefined) return Buffer.from(body.base64, 'base64');
-  if (body?.text !== undefined) return Buffer.from(body.text, 'utf8');
+  if (body?.text !== undefined) return bytesOfText({ text: body.text, size: body.size });
   return undefined;
 }
 

@@ -21,9 +21,10 @@ function bodyOf(body: RecordedBody | undefined): string | undefined {
 /** The lines of the body on the violation's side around the member at its path. */
 function excerptOf(exchange: Exchange, at: Pick<Violation, 'side' | 'path'>) {
   const message = at.side === 'request' ? exchange.request : exchange.response;
-  const text = bodyText(message?.body);
+  const contentType = header(message?.headers, 'content-type');
+  const text = bodyText(message?.body, contentType);
   if (at.path === undefined || !message || !text) return undefined;
-  const format = formatOfMediaType(mediaType(header(message.headers, 'content-type'))) ?? sniffFormat(text);
+  const format = formatOfMediaType(mediaType(contentType)) ?? sniffFormat(text);
   return format ? excerpt(text, format, at.path) : undefined;
 }
 

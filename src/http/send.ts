@@ -1,8 +1,16 @@
 import { createHash } from 'node:crypto';
 import { type Dispatcher, request as undiciRequest } from 'undici';
 import { isTextualMediaType } from '../validate/document.js';
-import { decodeText, type Exchange, type Headers, type RecordedBody } from '../validate/exchange.js';
+import {
+  decodeText,
+  type Exchange,
+  type Headers,
+  mediaParam,
+  mediaType,
+  type RecordedBody,
+} from '../validate/exchange.js';
 import { MAGIC_LENGTH } from '../validate/magic.js';
+import { multipartParts } from '../validate/multipart.js';
 import { transportErrorText } from './transport-error.js';
 
 // The suite's one way to speak to a service: every call comes back as an Exchange, so the core
@@ -23,9 +31,15 @@ export function recordBody(bytes: Buffer, contentType: string | undefined, keepB
   if (bytes.length > KEEP_LIMIT) {
     body.headBase64 = bytes.subarray(0, 64).toString('base64');
     body.skipped = 'too large';
-  } else if (!contentType || isTextualMediaType(contentType)) body.text = decodeText(bytes);
+  } else if (!contentType || isTextualMediaType(contentType)) body.text = decodeText(bytes, contentType);
   else if (keepBinary) body.base64 = bytes.toString('base64');
-  else body.headBase64 = bytes.subarray(0, Math.max(MAGIC_LENGTH, 64)).toString('base64');
+  else {
+    body.headBase64 = bytes.subarray(0, Math.max(MAGIC_LENGTH, 64)).toString('base64');
+    // A form held as its first bytes alone would lose its file part's type: its parts are kept,
+    // as the proxy keeps them while streaming.
+    const boundary = mediaType(contentType) === 'multipart/form-data' ? mediaParam(contentType, 'boundary') : undefined;
+    if (boundary) body.parts = multipartParts(bytes, boundary);
+  }
   return body;
 }
 

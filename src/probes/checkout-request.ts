@@ -57,6 +57,22 @@ export function astralReturnUrl(units: number, marker = ''): string {
   return `https://shop.example.test/return?probe=${marker}&mood=\u{1F600}&pad=`.padEnd(units, 'x');
 }
 
+/**
+ * A URL of `units` UTF-16 code units whose last is a space: one unit fewer once trimmed, so a
+ * service that trims white space before counting takes 513 units for 512.
+ */
+export function trailingSpaceReturnUrl(units: number, marker = ''): string {
+  return `${returnUrlOfLength(units - 1, marker)} `;
+}
+
+/**
+ * A URL of `units` UTF-16 code units that holds a `%20` escape: two units fewer once decoded, so
+ * a service that decodes escapes before counting takes 513 units for 511.
+ */
+export function escapedReturnUrl(units: number, marker = ''): string {
+  return `https://shop.example.test/return?probe=${marker}&note=a%20b&pad=`.padEnd(units, 'x');
+}
+
 const DECLARATION = '<?xml version="1.0"?>';
 
 /** The XML sample as written with a UTF-8 byte order mark before it. */

@@ -11,6 +11,13 @@ export { type Format, type SuiteConfig, suiteContext } from './config.js';
 /** Runs every probe group that a selected rule needs, in an order that keeps state meaningful. */
 export async function runProbes(config: SuiteConfig, progress: (line: string) => void = () => {}) {
   const run = new ProbeRun(config, progress);
+  await probeService(run);
+  return { tally: run.tally.data, exchanges: run.exchanges.length };
+}
+
+/** The probes of `runProbes` into a run of one's own (whose exchanges stay at hand). */
+export async function probeService(run: ProbeRun): Promise<void> {
+  const { config, progress } = run;
   const selected = new Set(config.selected);
   const wants = (areas: RuleArea[]) => RULES.some((rule) => selected.has(rule.id) && areas.includes(rule.area));
   const id = Date.now().toString(36);
@@ -36,5 +43,4 @@ export async function runProbes(config: SuiteConfig, progress: (line: string) =>
     await probeObservations(run);
   }
   summariseExchanges(run);
-  return { tally: run.tally.data, exchanges: run.exchanges.length };
 }

@@ -10,8 +10,12 @@ import { uploadProgress } from './upload-progress.js';
 
 // What the description leaves open, recorded for the report's service profile; never a verdict.
 
+/** The answer's body as text, decoded as the core decodes it. */
+const answerText = (exchange: Exchange) =>
+  bodyText(exchange.response?.body, header(exchange.response?.headers, 'content-type'));
+
 function formatOf(exchange: Exchange): string {
-  const text = bodyText(exchange.response?.body);
+  const text = answerText(exchange);
   if (!exchange.response) return `no answer (${exchange.error})`;
   if (!text) return `empty body (${exchange.response.status})`;
   return (
@@ -28,7 +32,7 @@ function withUnknownCode(given: string): string {
 }
 
 function membersOf(exchange: Exchange): string {
-  const text = bodyText(exchange.response?.body) ?? '';
+  const text = answerText(exchange) ?? '';
   const format = sniffFormat(text);
   if (format === 'json') {
     try {

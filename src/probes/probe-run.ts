@@ -18,7 +18,18 @@ export interface RecordOptions {
   expect?: { rule: RuleId; answer: Expected; what: string };
   /** Rules whose core verdicts this probe leaves to its expectation (so nothing is said twice). */
   ignore?: RuleId[];
+  /**
+   * A refusal (4xx) the description allows: recorded in the service profile under this heading,
+   * and the expectation judged only when the request was accepted.
+   */
+  refusalObserved?: string;
 }
+
+/**
+ * Rules the core judges a refusal by in traffic (a sound set-up refused), which the suite judges
+ * by what each probe expects instead: it knows why it sent what it sent.
+ */
+const REFUSALS_JUDGED_BY_PROBES = new Set<RuleId>(['format.xml-request', 'checkout.return-url.length']);
 
 export class ProbeRun {
   readonly tally = new Tally({ summarise: (exchange, violation) => this.summarise(exchange, violation) });
@@ -57,6 +68,7 @@ export class ProbeRun {
     this.exchanges.push(exchange);
     const judged = judgeExchange(exchange, this.state);
     const ignored = new Set(options.ignore);
+    if ((exchange.response?.status ?? 0) >= 400) for (const rule of REFUSALS_JUDGED_BY_PROBES) ignored.add(rule);
     // The suite is the client: what it sends on purpose (bad lengths, bad types) is neither judged
     // nor evidence; only the service's answers are.
     const keep = (item: { side: string; rule: RuleId }) => item.side === 'response' && !ignored.has(item.rule);
@@ -73,6 +85,13 @@ export class ProbeRun {
     }
     const format = options.format === 'any' ? undefined : options.format;
     this.tally.record(exchange, { ...judged, violations, tested: judged.tested.filter(keep) }, { format });
+    const status = exchange.response?.status;
+    if (options.refusalObserved !== undefined && status !== undefined && status >= 400 && status < 500) {
+      const seen = this.observationsOf('observe.status-codes');
+      const before = seen[options.refusalObserved];
+      seen[options.refusalObserved] = [...new Set([...(Array.isArray(before) ? before : []), String(status)])];
+      return;
+    }
     if (options.expect) {
       const { rule, answer, what } = options.expect;
       const unmet = expectAnswer(exchange, rule, answer, what);

@@ -1,11 +1,19 @@
-import { astralReturnUrl, checkoutRequestBody, multiByteReturnUrl, returnUrlOfLength } from './checkout-request.js';
+import {
+  astralReturnUrl,
+  checkoutRequestBody,
+  escapedReturnUrl,
+  multiByteReturnUrl,
+  returnUrlOfLength,
+  trailingSpaceReturnUrl,
+} from './checkout-request.js';
 import { type Format, MEDIA_TYPE_OF } from './config.js';
 import type { ProbeRun } from './probe-run.js';
 
 // checkout.return-url.length: the ASCII boundaries, and the ways services miscount. Length is
 // counted in UTF-16 code units, as .NET counts a string: an empty string is too short, 512 units
 // of multi-byte characters fit (a service counting UTF-8 bytes refuses them), and 513 units that
-// are 512 code points do not (a service counting code points takes them).
+// are 512 code points do not (a service counting code points takes them), nor do 513 units that
+// end in a space or hold a %20 (a service that trims or decodes before counting takes them).
 
 const LENGTH_RULE = 'checkout.return-url.length';
 
@@ -36,6 +44,16 @@ export const LENGTH_PROBES: LengthProbe[] = [
     url: (marker) => astralReturnUrl(513, marker),
     answer: 'rejected',
     what: 'a ReturnUrl of 513 UTF-16 units that are 512 code points (an emoji is two units)',
+  },
+  {
+    url: (marker) => trailingSpaceReturnUrl(513, marker),
+    answer: 'rejected',
+    what: 'a ReturnUrl of 513 characters whose last is a space (512 once trimmed)',
+  },
+  {
+    url: (marker) => escapedReturnUrl(513, marker),
+    answer: 'rejected',
+    what: 'a ReturnUrl of 513 characters holding a %20 escape (511 once decoded)',
   },
 ];
 

@@ -62,9 +62,21 @@ export const SAMPLE_FILES: Record<SampleType, Buffer> = {
   jpeg: Buffer.from(JPEG_BASE64, 'base64'),
 };
 
-export function multipartOf(file: Buffer, mediaType: string, filename: string): { body: Buffer; contentType: string } {
+/**
+ * A multipart/form-data body with the file as its part "file". `fieldsFirst` are text fields
+ * written before the file part, as browsers and HTTP clients write a form's other inputs.
+ */
+export function multipartOf(
+  file: Buffer,
+  mediaType: string,
+  filename: string,
+  fieldsFirst: Record<string, string> = {},
+): { body: Buffer; contentType: string } {
   const boundary = `----print-conformance-${Math.random().toString(36).slice(2)}`;
-  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${mediaType}\r\n\r\n`;
+  const fields = Object.entries(fieldsFirst).map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  const head = `${fields.join('')}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${mediaType}\r\n\r\n`;
   return {
     body: Buffer.concat([Buffer.from(head), file, Buffer.from(`\r\n--${boundary}--\r\n`)]),
     contentType: `multipart/form-data; boundary=${boundary}`,

@@ -1,4 +1,5 @@
-import type { Exchange, Headers, RecordedBody } from '../validate/exchange.js';
+import { declaredEncoding, namesEightBitEncoding } from '../validate/encoding.js';
+import { type Exchange, type Headers, mediaParam, type RecordedBody } from '../validate/exchange.js';
 
 // HAR 1.2 entries (from browsers, proxies, anything) mapped onto the core's Exchange.
 
@@ -40,19 +41,20 @@ function bodyOf(
   text: string | undefined,
   encoding: string | undefined,
   declaredSize?: number,
+  mimeType?: string,
 ): RecordedBody | undefined {
   if (text === undefined) return undefined;
   if (encoding === 'base64') {
     const bytes = Buffer.from(text, 'base64');
     return { base64: text, size: bytes.length };
   }
-  return {
-    text,
-    size:
-      declaredSize !== undefined && declaredSize >= 0
-        ? Math.max(declaredSize, Buffer.byteLength(text))
-        : Buffer.byteLength(text),
-  };
+  const utf8Size = Buffer.byteLength(text);
+  if (declaredSize === undefined || declaredSize < 0) return { text, size: utf8Size };
+  // Text a tool decoded from an 8-bit encoding that the body names (ISO-8859-1, say) was one byte a
+  // character: a size that says so is kept, so that the core does not take the text for UTF-8.
+  const eightBit =
+    declaredSize === text.length && namesEightBitEncoding(declaredEncoding(text) ?? mediaParam(mimeType, 'charset'));
+  return { text, size: eightBit ? declaredSize : Math.max(declaredSize, utf8Size) };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -114,15 +116,20 @@ export function exchangeOfHarEntry(value: unknown): Exchange {
   if (typeof entry.startedDateTime === 'string') exchange.startedAt = entry.startedDateTime;
   if (typeof entry.time === 'number') exchange.durationMs = entry.time;
   // The sizes say what the decoded text does not: how many bytes it was (twice its length in UTF-16).
+  const postData = entry.request.postData;
   const requestBody =
-    bodyOf(entry.request.postData?.text, entry.request.postData?.encoding, entry.request.bodySize) ??
-    digestOf(entry.request.postData?._body);
+    bodyOf(postData?.text, postData?.encoding, entry.request.bodySize, postData?.mimeType) ?? digestOf(postData?._body);
   if (requestBody) exchange.request.body = requestBody;
   // Browsers write status 0 for a request that got no answer.
   if (entry.response && entry.response.status > 0) {
     exchange.response = { status: entry.response.status, headers: headersOf(entry.response.headers) };
     const content = entry.response.content;
-    const responseBody = bodyOf(content?.text, content?.encoding, content?.size);
+    const responseBody = bodyOf(
+      content?.text,
+      content?.encoding,
+      content?.size,
+      content?.mimeType ?? headersOf(entry.response.headers)['content-type'],
+    );
     const recorded = responseBody ?? digestOf(content?._body);
     if (recorded) exchange.response.body = recorded;
     else if (content?.size === 0) exchange.response.body = { text: '', size: 0 };

@@ -2,6 +2,7 @@
 // behaves; tests build variants ("mutants") that each break one rule by changing one knob.
 
 import type { IncomingHttpHeaders } from 'node:http';
+import type { FileKind } from '../validate/magic.js';
 
 export interface OutgoingAnswer {
   endpoint: 'orders' | 'checkout' | 'upload' | 'oauth' | 'other';
@@ -30,6 +31,12 @@ export interface Dialect {
   /** Upload media types accepted, raw or as the multipart file part's type. */
   uploadTypes: string[];
   acceptMultipart: boolean;
+  /** Variants that take a form's first part for its file, whatever it is. */
+  multipartFirstPartIsFile?: boolean;
+  /** Kinds of file an item's content slot takes (a book's content is a PDF); every kind when absent. */
+  contentKinds?: FileKind[];
+  /** The FileType answered for an upload: the kind its bytes are, unless a variant says otherwise. */
+  fileTypeOf?: (upload: { kind: FileKind; declaredType?: string }) => string;
   acceptXmlRequests: boolean;
   /** false: answer JSON whatever Accept says. */
   honourAccept: boolean;

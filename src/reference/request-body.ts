@@ -27,11 +27,19 @@ export function decodeUtf8(bytes: Buffer): string {
   }
 }
 
-/** UTF-16 behind its byte order mark, else valid UTF-8 (a UTF-8 BOM is dropped), else a 400. */
-export function decodeRequestText(bytes: Buffer): string {
+/**
+ * UTF-16 behind its byte order mark, else valid UTF-8 (a UTF-8 BOM is dropped), else, given the
+ * Content-Type of an XML body, the 8-bit encoding its declaration or charset names, else a 400.
+ */
+export function decodeRequestText(bytes: Buffer, xmlContentType?: string): string {
   if (bytes[0] === 0xff || bytes[0] === 0xfe) {
     const text = decodeText(bytes);
     if (text.charCodeAt(0) === 0xfeff) return text;
+  }
+  if (xmlContentType !== undefined) {
+    const text = decodeText(bytes, xmlContentType);
+    // Read one character a byte: an 8-bit encoding that the body names.
+    if (text.length === bytes.length && !text.includes('\uFFFD')) return text;
   }
   return decodeUtf8(bytes);
 }

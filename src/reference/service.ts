@@ -108,7 +108,7 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     const bytes = await readSmallBody(request, SMALL_BODY_LIMIT);
     const refusal = dialect.refuseCheckout?.({ endpoint: 'checkout', method: 'POST', headers: request.headers }, bytes);
     if (refusal) throw new HttpError(refusal, 'this service does not take the request as it was sent');
-    const text = decodeRequestText(bytes);
+    const text = decodeRequestText(bytes, format === 'xml' ? request.headers['content-type'] : undefined);
     if (text.trim() === '') return { address: {} };
     // As .NET's XmlReader: a declaration that names other bytes than were sent is refused.
     const encoding = format === 'xml' && encodingProblem(text, bytes.length, format, request.headers['content-type']);
@@ -167,7 +167,9 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     if (type === 'multipart/form-data') {
       if (!dialect.acceptMultipart)
         throw new HttpError(415, 'multipart/form-data is not supported', ['Send the raw file.']);
-      return receiveMultipartUpload(request, uploadFolder, maxUpload, dialect.uploadTypes);
+      return receiveMultipartUpload(request, uploadFolder, maxUpload, dialect.uploadTypes, {
+        firstPartIsFile: dialect.multipartFirstPartIsFile === true,
+      });
     }
     if (!type || !dialect.uploadTypes.includes(type)) {
       throw new HttpError(415, `Content-Type ${type ?? '(none)'} is not a supported file type`, [
@@ -299,6 +301,12 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
           'Check the file; its first bytes name no supported type.',
         ]);
       }
+      if (slot.role === 'content' && dialect.contentKinds && !dialect.contentKinds.includes(kind)) {
+        rmSync(file.path, { force: true });
+        throw new HttpError(400, `an item's content takes ${dialect.contentKinds.join(' or ')}, not ${kind}`, [
+          'Send images to the cover slot.',
+        ]);
+      }
       // The file is kept while the service runs (the folder goes at close); a new upload replaces it.
       if (slot.path) rmSync(slot.path, { force: true });
       slot.path = file.path;
@@ -306,7 +314,8 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
       slot.fileType = kind;
       slot.size = file.size;
       slot.sha256 = file.sha256;
-      responder.resource(200, 'upload-result', { fileName: slot.role, fileType: kind });
+      const fileType = dialect.fileTypeOf?.({ kind, declaredType: file.declaredType }) ?? kind;
+      responder.resource(200, 'upload-result', { fileName: slot.role, fileType });
       return;
     }
 

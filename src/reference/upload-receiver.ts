@@ -77,6 +77,7 @@ export function receiveMultipartUpload(
   folder: string,
   limit: number,
   allowed: string[],
+  variant: { firstPartIsFile?: boolean } = {},
 ): Promise<ReceivedFile> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
@@ -96,7 +97,17 @@ export function receiveMultipartUpload(
       stored?.then((file) => rm(file.path, { force: true })).catch(() => {});
       reject(error);
     };
+    let parts = 0;
+    // A variant that takes the first part for the file finds no file type in a text field.
+    parser.on('field', () => {
+      parts += 1;
+      if (variant.firstPartIsFile && parts === 1)
+        refused = new HttpError(400, 'the file is not a PDF, PNG or JPEG', [
+          'Check the file; its first bytes name no supported type.',
+        ]);
+    });
     parser.on('file', (_name, stream, info) => {
+      parts += 1;
       const type = mediaType(info.mimeType);
       if (!type || !allowed.includes(type)) {
         refused = new HttpError(415, `file part type ${info.mimeType} is not supported`, [

@@ -7,7 +7,7 @@ import type { ReadBodies } from './format.js';
 import type { Judging } from './judging.js';
 import { ADDRESS_FIELDS, displayPath, extraMembers, memberOf, modelOf, schemaProblems, stringAt } from './model.js';
 import type { CheckoutSetUp, CheckoutState } from './state.js';
-import { XSI_NAMESPACE } from './xml.js';
+import { rootProblems, XSI_NAMESPACE } from './xml.js';
 
 // Rules of POST and GET checkout/{code}.
 
@@ -31,9 +31,37 @@ function checkCasing(document: Document, side: 'request' | 'response', what: str
     for (const path of xmlNamesNotPascalCase(document.root)) {
       out.add('checkout.xml.casing', side, `${what} element ${path} is not PascalCase`, path);
     }
-    if (document.root.local !== 'Checkout') {
-      out.add('checkout.xml.root', side, `${what} root element is <${document.root.name}>, expected <Checkout>`);
-    }
+    for (const problem of rootProblems(document.root, 'Checkout'))
+      out.add('checkout.xml.root', side, `${what} ${problem}`);
+  }
+}
+
+/** Whether the exchange broke a must rule on `side` so far. */
+function breaksMustRule(out: Judging, side: 'request' | 'response'): boolean {
+  return out.items.some((violation) => violation.side === side && violation.severity === 'must');
+}
+
+/**
+ * A set-up that breaks no must rule, refused all the same: an XML one is a service that does not
+ * take XML (format.xml-request), and one whose ReturnUrl lies in range a service that miscounts it
+ * (checkout.return-url.length). Traffic shows these; the suite's own probes say them more exactly.
+ */
+function refusedSetUp(read: ReadBodies, requestModel: unknown, status: number, out: Judging): void {
+  if (read.requestFormat === 'xml') {
+    out.add(
+      'format.xml-request',
+      'response',
+      `a well-formed XML checkout set-up that breaks no must rule was answered ${status}`,
+    );
+  }
+  const returnUrl = stringAt(requestModel, '/returnUrl');
+  if (returnUrl !== undefined && status < 500) {
+    out.add(
+      'checkout.return-url.length',
+      'response',
+      `the service refused (${status}) a set-up whose ReturnUrl has ${returnUrl.length} UTF-16 code units, inside ${RETURN_URL_MIN}..${RETURN_URL_MAX}, and that breaks no must rule`,
+      read.request ? displayPath('/returnUrl', read.request.format) : undefined,
+    );
   }
 }
 
@@ -59,10 +87,20 @@ function checkTax(document: Document, out: Judging): void {
     }
     return;
   }
-  const tax = document.root.children.find((child) => child.local === 'Tax');
+  const taxes = document.root.children.filter((child) => child.local === 'Tax');
+  const tax = taxes[0];
   if (!tax) {
     out.add('checkout.xml.tax-nil', 'response', 'XML checkout has no <Tax> element under the root');
     return;
+  }
+  if (taxes.length > 1) {
+    // A reader keeps one of them, first or last: only one nil Tax says what the description says.
+    out.add(
+      'checkout.xml.tax-nil',
+      'response',
+      `XML checkout has ${taxes.length} <Tax> elements under the root; exactly one, nil, is expected`,
+      '/Tax',
+    );
   }
   const nilAttributes = tax.attributes.filter((attr) => attr.local === 'nil');
   const xsiNil = nilAttributes.find((attr) => attr.namespace === XSI_NAMESPACE);
@@ -120,12 +158,12 @@ export function checkCheckout(
     }
   }
 
+  // A set-up that breaks no must rule is one the service must take: its refusal is the service's fault.
+  const sound = isPost && read.request !== undefined && !breaksMustRule(out, 'request');
+  if (sound) out.facts.requestSound = true;
+
   if (!response || response.status < 200 || response.status >= 300) {
-    if (isPost && response && read.requestFormat === 'xml' && read.request && !returnUrlBad) {
-      if (response.status === 415 || response.status === 406) {
-        out.add('format.xml-request', 'response', `a well-formed XML checkout request was answered ${response.status}`);
-      }
-    }
+    if (sound && response && response.status >= 400) refusedSetUp(read, requestModel, response.status, out);
     return;
   }
 
@@ -136,6 +174,11 @@ export function checkCheckout(
       `the service accepted (${response.status}) a ReturnUrl outside ${RETURN_URL_MIN}..${RETURN_URL_MAX}`,
     );
   }
+
+  // The service took this set-up: a later GET is compared with it, even if its answer does not parse.
+  const sent = isPost && requestModel !== undefined ? setUpOf(requestModel) : undefined;
+  if (sent) state.remember(key, sent);
+  else if (isPost) state.forget(key);
 
   const shapeRule = isPost ? 'checkout.response.schema' : 'checkout.get.shape';
   const document = read.response;
@@ -185,11 +228,12 @@ export function checkCheckout(
 
   const paymentUrl = stringAt(model, '/paymentUrl');
   if (paymentUrl !== undefined) out.facts.paymentUrlMember = true;
-  if (paymentUrl !== undefined && !isAbsoluteHttpUrl(paymentUrl)) {
+  const paymentProblem = paymentUrl === undefined ? undefined : paymentUrlProblem(paymentUrl);
+  if (paymentProblem) {
     out.add(
       'checkout.payment-url',
       'response',
-      `PaymentUrl "${paymentUrl}" is not an absolute http(s) URL`,
+      `PaymentUrl ${JSON.stringify(paymentUrl)} is not an absolute http(s) URL: ${paymentProblem}`,
       displayPath('/paymentUrl', document.format),
     );
   }
@@ -206,12 +250,10 @@ export function checkCheckout(
   }
 
   const answered = setUpOf(model);
-  if (isPost && requestModel !== undefined) {
-    const sent = setUpOf(requestModel);
+  if (sent) {
     for (const { path, text } of differences(sent, answered, document.format)) {
       out.add('checkout.echo', 'response', `${text} (the POST response must echo what was sent)`, path);
     }
-    state.remember(key, sent);
   } else if (!isPost) {
     const setUp = state.recall(key);
     if (setUp) {
@@ -223,20 +265,35 @@ export function checkCheckout(
   }
 }
 
-/** An http(s) URL with a plain host name, a port and nothing a URL parser would have to judge. */
-const PLAIN_HTTP_URL = /^https?:\/\/[A-Za-z0-9.-]+(?::(\d{1,5}))?(?:[/?][A-Za-z0-9\-._~!$&()*+,;=:@/?%]*)?$/;
+// An absolute http(s) URI as RFC 3986 writes it, with the non-empty host that RFC 9110 §4.2 asks
+// of one: no white space, no control character, no character outside the URI syntax, and every
+// "%" the start of an escape. WHATWG's URL parser repairs what this refuses (it drops tabs and
+// newlines and reads "http:///x" as host x): a client that is not a browser is not so kind.
+const UNRESERVED_SUB_DELIMS = "A-Za-z0-9\\-._~!$&'()*+,;=";
+const PCT_ENCODED = '%[0-9A-Fa-f]{2}';
+const REG_NAME = `(?:[${UNRESERVED_SUB_DELIMS}]|${PCT_ENCODED})+`;
+const IP_LITERAL = `\\[(?:[0-9A-Fa-f:.]+|v[0-9A-Fa-f]+\\.[${UNRESERVED_SUB_DELIMS}:]+)\\]`;
+const USERINFO = `(?:(?:[${UNRESERVED_SUB_DELIMS}:]|${PCT_ENCODED})*@)?`;
+const PCHARS = `(?:[${UNRESERVED_SUB_DELIMS}:@/]|${PCT_ENCODED})*`;
+const QUERY_CHARS = `(?:[${UNRESERVED_SUB_DELIMS}:@/?]|${PCT_ENCODED})*`;
+const HTTP_URI = new RegExp(
+  `^[Hh][Tt][Tt][Pp][Ss]?://${USERINFO}(?:${IP_LITERAL}|${REG_NAME})(?::(\\d*))?(?:/${PCHARS})?(?:\\?${QUERY_CHARS})?(?:#${QUERY_CHARS})?$`,
+);
 
-function isAbsoluteHttpUrl(value: string): boolean {
-  const plain = PLAIN_HTTP_URL.exec(value);
-  if (plain && portInRange(plain[1])) return true;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
+/** Why a PaymentUrl is not an absolute http(s) URI with a host, or undefined when it is one. */
+export function paymentUrlProblem(value: string): string | undefined {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for
+  const unfit = /[\s\u0000-\u001f\u007f]/.exec(value);
+  if (unfit)
+    return `it holds ${JSON.stringify(unfit[0])} at ${unfit.index}: no white space or control character belongs in a URL`;
+  if (!/^https?:/i.test(value)) return 'it is not an absolute http(s) URL';
+  if (/^https?:(?!\/\/)/i.test(value)) return 'it has no "//" authority after the scheme';
+  if (/^https?:\/\/(?:[^/?#@]*@)?(?::\d*)?(?:[/?#]|$)/i.test(value)) return 'its host is empty';
+  const match = HTTP_URI.exec(value);
+  if (!match) return 'it is not a URI as RFC 3986 writes one (a character outside the URI syntax, or a stray "%")';
+  if (!portInRange(match[1] || undefined)) return 'its port is out of range';
+  return undefined;
 }
-
 /** Members answered otherwise than set, each with its path (for the report's excerpt). */
 function differences(
   sent: CheckoutSetUp,

@@ -46,6 +46,76 @@ function deeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
+interface JsonFrame {
+  /** Names met so far in an object; undefined for an array. */
+  names?: Set<string>;
+  /** An object's next string is a name; an array's items are counted. */
+  awaitingName: boolean;
+  /** The segment of the path that leads here from the frame above. */
+  segment: string;
+  lastName: string;
+  index: number;
+}
+
+const JSON_STRUCTURE = /["{}[\],]/g;
+
+/**
+ * The first member named twice in one object of a JSON text that JSON.parse took, as a JSON pointer
+ * to it: JSON.parse keeps the last, a first-wins or strict reader (I-JSON, RFC 7493) another.
+ * One pass that stops only at quotes and structural characters.
+ */
+export function duplicateMember(text: string): string | undefined {
+  // No object holds two members without a comma between them.
+  if (!text.includes(',')) return undefined;
+  const stack: JsonFrame[] = [];
+  const segmentOf = (frame: JsonFrame | undefined) =>
+    frame === undefined ? '' : frame.names ? frame.lastName : String(frame.index);
+  JSON_STRUCTURE.lastIndex = 0;
+  for (let match = JSON_STRUCTURE.exec(text); match; match = JSON_STRUCTURE.exec(text)) {
+    const at = match.index;
+    const top = stack.at(-1);
+    switch (text.charCodeAt(at)) {
+      case 0x22: {
+        // A string: its end is the next quote that no odd run of backslashes escapes.
+        let end = text.indexOf('"', at + 1);
+        for (;;) {
+          let slashes = 0;
+          while (text.charCodeAt(end - 1 - slashes) === 0x5c) slashes += 1;
+          if (slashes % 2 === 0) break;
+          end = text.indexOf('"', end + 1);
+        }
+        if (top?.names && top.awaitingName) {
+          const raw = text.slice(at + 1, end);
+          const name = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
+          if (top.names.has(name)) {
+            const path = [...stack.slice(1).map((frame) => frame.segment), name];
+            return `/${path.map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+          }
+          top.names.add(name);
+          top.lastName = name;
+          top.awaitingName = false;
+        }
+        JSON_STRUCTURE.lastIndex = end + 1;
+        break;
+      }
+      case 0x7b: // {
+        stack.push({ names: new Set(), awaitingName: true, segment: segmentOf(top), lastName: '', index: 0 });
+        break;
+      case 0x5b: // [
+        stack.push({ awaitingName: false, segment: segmentOf(top), lastName: '', index: 0 });
+        break;
+      case 0x7d: // }
+      case 0x5d: // ]
+        stack.pop();
+        break;
+      default: // ,
+        if (top?.names) top.awaitingName = true;
+        else if (top) top.index += 1;
+    }
+  }
+  return undefined;
+}
+
 /** Said of a body that does not parse and reads as text with NULs between its characters. */
 const UTF16_HINT = ' (the body looks like UTF-16 without a byte order mark)';
 
@@ -60,6 +130,13 @@ export function readDocument(text: string, format: BodyFormat): ReadResult {
     }
     // The rules walk the value recursively; a hostile depth must end here, not in a stack overflow.
     if (deeperThan(value, MAX_DEPTH)) return { ok: false, format, error: `JSON ${TOO_DEEP}` };
+    const twice = duplicateMember(text);
+    if (twice !== undefined)
+      return {
+        ok: false,
+        format,
+        error: `invalid JSON: member ${twice} appears twice in one object (RFC 7493: readers keep the first, the last or neither)`,
+      };
     return { ok: true, document: { format, value } };
   }
   const parsed = parseXml(text);

@@ -2,14 +2,16 @@ import type { BodyFormat } from './document.js';
 
 // Whether a body's bytes are in the encoding it names, as a strict parser (libxml2, .NET's
 // XmlReader, RFC 8259 JSON) holds them to it. The core sees a body as text plus its size in bytes:
-// recorders decode UTF-8 (UTF-16 only behind its byte order mark), so the size tells what the
-// bytes were: as many bytes as the text's UTF-8 form is UTF-8, twice its length is UTF-16, and a
-// U+FFFD that the size does not account for is a byte the UTF-8 decoder could not read.
+// recorders decode UTF-8 (UTF-16 only behind its byte order mark, an 8-bit encoding only where the
+// declaration or charset names one and the bytes are not UTF-8), so the size tells what the bytes
+// were: as many bytes as the text's UTF-8 form is UTF-8, twice its length is UTF-16, as many as
+// its characters (and fewer than its UTF-8 form) is an 8-bit encoding, and a U+FFFD that the size
+// does not account for is a byte the UTF-8 decoder could not read.
 // The common body (no BOM, no declared encoding, charset utf-8, no U+FFFD) costs a few reads of
 // its first characters and one search the engine answers at once for an ASCII string.
 
 /** What the bytes were, as far as text and size tell. */
-type Bytes = 'utf-8' | 'utf-16' | 'not-utf-8';
+type Bytes = 'utf-8' | 'utf-16' | '8-bit' | 'not-utf-8';
 
 /** The encoding families whose bytes the core can tell apart. */
 type Family = 'utf-8' | 'utf-16' | 'utf-32' | '8-bit';
@@ -45,13 +47,20 @@ function encodingOf(label: string): Encoding | undefined {
   return encoding;
 }
 
+/** Whether a label names an 8-bit encoding (ISO-8859-1, windows-1252...) that a decoder knows. */
+export function namesEightBitEncoding(label: string | undefined): boolean {
+  return label !== undefined && encodingOf(label)?.family === '8-bit';
+}
+
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
 
 function bytesOf(text: string, size: number): Bytes {
   const length = text.length;
   // Faithful UTF-16 text (the BOM kept or dropped) is two bytes a unit; UTF-8 text only rarely so.
   if ((size === 2 * length || size === 2 * length + 2) && Buffer.byteLength(text) !== size) return 'utf-16';
-  if (text.includes('\uFFFD') && Buffer.byteLength(text) !== size) return 'not-utf-8';
+  const utf8Size = Buffer.byteLength(text);
+  if (text.includes('\uFFFD') && utf8Size !== size) return 'not-utf-8';
+  if (utf8Size !== size && length === size) return '8-bit';
   return 'utf-8';
 }
 
@@ -96,7 +105,11 @@ function mismatch(
   }
   if (bytes === 'utf-16')
     return encoding.family === 'utf-16' ? undefined : `${named} but the body is UTF-16 (two bytes per character)`;
-  return encoding.family === 'utf-8' ? `${named} but the body holds bytes that are not UTF-8` : undefined;
+  if (encoding.family === 'utf-8') return `${named} but the body holds bytes that are not UTF-8`;
+  // A declaration read as ASCII is one byte a character: whatever the rest is, it is not UTF-16.
+  if (encoding.family !== '8-bit' && (bytes === '8-bit' || source === DECLARATION))
+    return `${named} but the body is in an 8-bit encoding (one byte per character)${source.wide}`;
+  return undefined;
 }
 
 /**
@@ -121,7 +134,8 @@ export function encodingProblem(
   if (format === 'json') {
     if (bytes === 'utf-16') return 'JSON is UTF-16; RFC 8259 requires UTF-8';
     if (bom) return 'JSON starts with a byte order mark; RFC 8259 requires UTF-8 without one';
-    if (bytes === 'not-utf-8') return 'JSON holds bytes that are not UTF-8; RFC 8259 requires UTF-8';
+    if (bytes === 'not-utf-8' || bytes === '8-bit')
+      return 'JSON holds bytes that are not UTF-8; RFC 8259 requires UTF-8';
   }
 
   const fromDeclaration = declared === undefined ? undefined : encodingOf(declared);
@@ -129,11 +143,18 @@ export function encodingProblem(
     if (!fromDeclaration) return undefined;
     const problem = mismatch(fromDeclaration, declared, bytes, text, DECLARATION);
     if (problem) return problem;
-  } else if (format === 'xml' && bytes === 'not-utf-8') {
-    return 'the body holds bytes that are not UTF-8, and no XML declaration names another encoding';
   }
 
   const fromCharset = charset === undefined ? undefined : encodingOf(charset);
+  // Without a declaration, a charset that names the 8-bit encoding is the document's (RFC 7303).
+  if (
+    declared === undefined &&
+    format === 'xml' &&
+    (bytes === 'not-utf-8' || bytes === '8-bit') &&
+    fromCharset?.family !== '8-bit'
+  ) {
+    return 'the body holds bytes that are not UTF-8, and no XML declaration names another encoding';
+  }
   if (fromCharset) {
     const problem = mismatch(fromCharset, charset as string, bytes, text, CHARSET_PARAMETER);
     if (problem) return problem;

@@ -18,7 +18,10 @@ export interface MultipartPart {
 }
 
 export interface RecordedBody {
-  /** The whole body as UTF-8 text (JSON, XML, forms). */
+  /**
+   * The whole body as text (JSON, XML, forms), decoded as `decodeText` reads bytes: UTF-8, UTF-16
+   * behind a byte order mark, or the 8-bit encoding that its declaration or charset names.
+   */
   text?: string;
   /** The whole body as base64 (binary bodies small enough to keep, or --record-bodies). */
   base64?: string;
@@ -88,11 +91,23 @@ export function mediaParam(value: string | undefined, name: string): string | un
   return undefined;
 }
 
+/**
+ * The bytes a body held as text was read from, as far as its size tells: one byte a character for
+ * text read from an 8-bit encoding (ISO-8859-1), else UTF-8.
+ */
+export function bytesOfText(body: { text: string; size: number }): Buffer {
+  const { text, size } = body;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: Latin-1 is exactly this range
+  if (size === text.length && Buffer.byteLength(text) !== size && /^[\u0000-\u00ff]*$/.test(text))
+    return Buffer.from(text, 'latin1');
+  return Buffer.from(text, 'utf8');
+}
+
 /** The bytes of a body that are known: all of it when held whole, else its first bytes. */
 export function knownBytes(body: RecordedBody | undefined): Buffer | undefined {
   if (!body) return undefined;
   if (body.base64 !== undefined) return Buffer.from(body.base64, 'base64');
-  if (body.text !== undefined) return Buffer.from(body.text, 'utf8');
+  if (body.text !== undefined) return bytesOfText({ text: body.text, size: body.size });
   if (body.headBase64 !== undefined) return Buffer.from(body.headBase64, 'base64');
   return undefined;
 }
@@ -102,11 +117,36 @@ export function withoutBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
+// The byte order mark is kept, as Buffer's UTF-8 decoding keeps it: the core judges it.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The encoding an XML declaration at the start of these bytes names (read as ASCII). */
+function declaredEncodingOfBytes(bytes: Buffer): string | undefined {
+  if (bytes[0] !== 0x3c || bytes[1] !== 0x3f) return undefined;
+  const end = bytes.indexOf('?>');
+  if (end < 0 || end > 256) return undefined;
+  return /^<\?xml\s[^>]*?encoding\s*=\s*(["'])([^"']*)\1/.exec(bytes.subarray(0, end).toString('latin1'))?.[2];
+}
+
+/** A decoder for an 8-bit encoding a label names (ISO-8859-1, windows-1252...); undefined for any other. */
+function eightBitDecoder(label: string | undefined): TextDecoder | undefined {
+  if (!label) return undefined;
+  try {
+    const decoder = new TextDecoder(label.trim().toLowerCase());
+    return /^utf-/.test(decoder.encoding) ? undefined : decoder;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Bytes as text: UTF-8, unless a UTF-16 byte order mark says otherwise (the mark is kept, so the
- * text is twice as short as the bytes and the core can tell that they were UTF-16).
+ * Bytes as text, as a strict parser reads them: UTF-16 behind its byte order mark (the mark is
+ * kept, so the text is half as long as the bytes and the core can tell that they were UTF-16);
+ * UTF-8 when they are UTF-8; else the 8-bit encoding that the XML declaration, or failing one
+ * the charset of `contentType`, names (ISO-8859-1 text keeps one character a byte, which is how
+ * the core tells it later); else UTF-8 with U+FFFD for what does not decode.
  */
-export function decodeText(bytes: Buffer): string {
+export function decodeText(bytes: Buffer, contentType?: string): string {
   const first = bytes[0];
   if ((first === 0xff && bytes[1] === 0xfe) || (first === 0xfe && bytes[1] === 0xff)) {
     if (bytes.length % 2 === 0) {
@@ -114,26 +154,46 @@ export function decodeText(bytes: Buffer): string {
       return Buffer.from(bytes).swap16().toString('utf16le');
     }
   }
-  return bytes.toString('utf8');
+  let text: string | undefined;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    const decoder =
+      eightBitDecoder(declaredEncodingOfBytes(bytes)) ?? eightBitDecoder(mediaParam(contentType, 'charset'));
+    if (decoder) return decoder.decode(bytes);
+  }
+  return text ?? bytes.toString('utf8');
+}
+
+/** Whether text read from `bytes` keeps one character a byte and reads back to them as Latin-1. */
+function isLatin1Reading(text: string, bytes: Buffer): boolean {
+  return text.length === bytes.length && Buffer.from(text, 'latin1').equals(bytes);
 }
 
 /**
- * Text back to bytes the way `decodeText` read `original`: UTF-16 of the same byte order, or
- * UTF-8. Undefined when `original` was not faithfully read (bytes that are not UTF-8).
+ * Text back to bytes the way `decodeText` read `original`: UTF-16 of the same byte order, UTF-8,
+ * or one byte a character. Undefined when `original` was not faithfully read (bytes that are not
+ * UTF-8, or 8-bit ones whose characters Latin-1 does not write back).
  */
 export function encodeTextLike(text: string, original: Buffer, originalText: string): Buffer | undefined {
   const first = original[0];
   const utf16 = originalText.charCodeAt(0) === 0xfeff && original.length === 2 * originalText.length;
   if (utf16 && first === 0xff) return Buffer.from(text, 'utf16le');
   if (utf16 && first === 0xfe) return Buffer.from(text, 'utf16le').swap16();
-  return Buffer.byteLength(originalText) === original.length ? Buffer.from(text) : undefined;
+  if (Buffer.byteLength(originalText) === original.length) return Buffer.from(text);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: Latin-1 is exactly this range
+  if (isLatin1Reading(originalText, original) && /^[\u0000-\u00ff]*$/.test(text)) return Buffer.from(text, 'latin1');
+  return undefined;
 }
 
-/** The whole body as text, or undefined when it was not held whole. */
-export function bodyText(body: RecordedBody | undefined): string | undefined {
+/**
+ * The whole body as text, or undefined when it was not held whole. Bytes are decoded as
+ * `decodeText` decodes them, by their declaration or by `contentType`'s charset.
+ */
+export function bodyText(body: RecordedBody | undefined, contentType?: string): string | undefined {
   if (!body) return undefined;
   if (body.text !== undefined) return body.text;
-  if (body.base64 !== undefined) return decodeText(Buffer.from(body.base64, 'base64'));
+  if (body.base64 !== undefined) return decodeText(Buffer.from(body.base64, 'base64'), contentType);
   return undefined;
 }
 

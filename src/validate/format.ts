@@ -49,7 +49,7 @@ export function checkFormat(exchange: Exchange, out: Judging): ReadBodies {
   const requestContentType = header(request.headers, 'content-type');
   const requestType = mediaType(requestContentType);
   const requestFormat = formatOfMediaType(requestType);
-  const requestText = bodyText(request.body);
+  const requestText = bodyText(request.body, requestContentType);
   if (requestFormat && request.body && request.body.size > 0 && requestText !== undefined) {
     read.requestFormat = requestFormat;
     out.facts.requestBody = requestFormat;
@@ -73,10 +73,10 @@ export function checkFormat(exchange: Exchange, out: Judging): ReadBodies {
     out.add('http.no-server-error', 'response', `${request.method} ${request.url} was answered ${response.status}`);
   }
 
-  const responseText = bodyText(response.body);
+  const contentType = header(response.headers, 'content-type');
+  const responseText = bodyText(response.body, contentType);
   if (!response.body || isEmpty(response.body) || responseText === undefined) return read;
   facts.responseText = true;
-  const contentType = header(response.headers, 'content-type');
   const declaredType = mediaType(contentType);
   const declared = formatOfMediaType(declaredType);
   const sniffed = sniffFormat(responseText);

@@ -20,6 +20,11 @@ export class CheckoutState {
     }
   }
 
+  /** A set-up the service took but whose values are not known (its body could not be read). */
+  forget(key: string): void {
+    this.byKey.delete(key);
+  }
+
   recall(key: string): CheckoutSetUp | undefined {
     return this.byKey.get(key);
   }

@@ -38,9 +38,10 @@ function pathOf(url: string): string {
 function learnOrder(exchange: Exchange, id: string | undefined, given: GivenUrls): void {
   const response = exchange.response;
   if (!response || response.status < 200 || response.status >= 300) return;
-  const text = bodyText(response.body);
+  const contentType = header(response.headers, 'content-type');
+  const text = bodyText(response.body, contentType);
   if (text === undefined) return;
-  const format = formatOfMediaType(mediaType(header(response.headers, 'content-type'))) ?? sniffFormat(text);
+  const format = formatOfMediaType(mediaType(contentType)) ?? sniffFormat(text);
   if (!format) return;
   const read = readDocument(text, format);
   if (read.ok) given.learn(read.document, id);

@@ -5,6 +5,7 @@ import type { Judging } from './judging.js';
 import { describeStart, FILE_TYPE_NAMES, type FileKind, fileKindOf, UPLOAD_MEDIA_TYPES } from './magic.js';
 import { displayPath, modelOf, schemaProblems, stringAt } from './model.js';
 import { filePartOf, multipartParts } from './multipart.js';
+import { rootProblems } from './xml.js';
 
 // Rules of POST files/{code}: what a client may send, and what the service must answer.
 
@@ -101,13 +102,8 @@ export function checkUpload(exchange: Exchange, read: ReadBodies, out: Judging):
     for (const path of xmlNamesNotPascalCase(document.root)) {
       out.add('upload.xml.casing', 'response', `response element ${path} is not PascalCase`, path);
     }
-    if (document.root.local !== 'UploadResult') {
-      out.add(
-        'upload.xml.root',
-        'response',
-        `response root element is <${document.root.name}>, expected <UploadResult>`,
-      );
-    }
+    for (const problem of rootProblems(document.root, 'UploadResult'))
+      out.add('upload.xml.root', 'response', `response ${problem}`);
   }
   const model = modelOf(document, 'upload-result');
   for (const problem of schemaProblems(model, 'upload-result', document.format)) {

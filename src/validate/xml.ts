@@ -128,3 +128,26 @@ export function isXsiNil(element: XmlElement): boolean {
   }
   return false;
 }
+
+/** Why a root element is not `name` in no namespace, with every element below it in none too. */
+export function rootProblems(root: XmlElement, name: string): string[] {
+  const problems: string[] = [];
+  const inNamespace = (element: XmlElement) => (element.namespace ? ` in namespace ${element.namespace}` : '');
+  if (root.local !== name || root.namespace) {
+    problems.push(`root element is <${root.name}>${inNamespace(root)}, expected <${name}> in no namespace`);
+  }
+  // The first few elements below the root that are in a namespace: one is enough to show it.
+  const found: string[] = [];
+  const walk = (element: XmlElement, trail: string) => {
+    for (const child of element.children) {
+      const path = `${trail}/${child.local}`;
+      if (child.namespace && found.length < 3) found.push(`<${child.name}> at ${path}${inNamespace(child)}`);
+      walk(child, path);
+    }
+  };
+  // Below a root in a namespace, a default one reaches every element: the root says it once.
+  if (!root.namespace) walk(root, '');
+  if (found.length > 0)
+    problems.push(`has elements in a namespace, where every element is in none: ${found.join(', ')}`);
+  return problems;
+}

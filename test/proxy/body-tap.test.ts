@@ -27,6 +27,19 @@ describe('the body tap', () => {
     expect(body.sha256).toBeUndefined();
   });
 
+  it('decodes an ISO-8859-1 body by its declaration or charset, and sizes it by its decoded bytes', () => {
+    const xml = '<?xml version="1.0" encoding="ISO-8859-1"?><Name>Café Müller</Name>';
+    const latin1 = Buffer.from(xml, 'latin1');
+    expect(tapped(latin1, 'text/xml').finish()).toEqual({ size: latin1.length, text: xml });
+    const undeclared = Buffer.from('<Name>Müller</Name>', 'latin1');
+    expect(tapped(undeclared, 'text/xml; charset=ISO-8859-1').finish().text).toBe('<Name>Müller</Name>');
+    // Compressed, the size is that of the bytes the text was read from: how the core tells their encoding.
+    expect(tapped(gzipSync(latin1), 'text/xml; charset=ISO-8859-1').finish('gzip')).toEqual({
+      size: latin1.length,
+      text: xml,
+    });
+  });
+
   it('gives a kept binary body a digest of its bytes and its first bytes', () => {
     const small = PDF.subarray(0, 900);
     const body = tapped(small, 'application/pdf').finish();

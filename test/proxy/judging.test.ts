@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
 import { checkoutRequestJson } from '../helpers/exchanges.js';
 import { proxiedService } from '../helpers/proxy-fixture.js';
+import { runSuiteAt } from '../suite/in-process-run.js';
 import { BREAKING } from '../suite/mutants.js';
 
-// The suite is used as the client: it drives every endpoint, and its deliberate bad requests show
-// the proxy telling the client's mistakes (request side) from the service's (response side).
+// The suite is used as the client (run in this process, as the mutant matrix runs it): it drives
+// every endpoint, and its deliberate bad requests show the proxy telling the client's mistakes
+// (request side) from the service's (response side).
 
 const TRAFFIC_VISIBLE = [
   'a wrong XML checkout root',
@@ -31,7 +32,7 @@ describe.concurrent('the proxy judges live traffic', () => {
     it(`flags ${name} on the service side`, async () => {
       const setup = await proxiedService({ dialect: mutant.dialect });
       try {
-        await runCli(['--base-url', setup.proxy.url, '--quiet', '--report-dir', `${setup.folder}/suite`]);
+        await runSuiteAt(setup.proxy.url);
         const recorded = await setup.recorded();
         const serviceSide = new Set(
           recorded.flatMap((e) =>
@@ -46,6 +47,8 @@ describe.concurrent('the proxy judges live traffic', () => {
         expect([...clientSide].sort()).toEqual([
           'checkout.return-url.length',
           'format.well-formed',
+          // A JPEG labelled image/png, sent on purpose to see what FileType names.
+          'upload.content-sniff',
           'upload.content-type',
         ]);
       } finally {
@@ -57,7 +60,7 @@ describe.concurrent('the proxy judges live traffic', () => {
   it('flags nothing on the service side of the reference service', async () => {
     const setup = await proxiedService();
     try {
-      const suite = await runCli(['--base-url', setup.proxy.url, '--quiet', '--report-dir', `${setup.folder}/suite`]);
+      const suite = await runSuiteAt(setup.proxy.url);
       expect(suite.code).toBe(0);
       const recorded = await setup.recorded();
       expect(recorded.flatMap((e) => e.violations.filter((v) => v.side === 'response'))).toEqual([]);

@@ -8,13 +8,21 @@ export type Rewrite = (answer: OutgoingAnswer) => OutgoingAnswer;
 export interface Mutant {
   name: string;
   dialect: Partial<Dialect>;
+  /** Upload URLs the suite is given: those of the order it places (default), or the content slot alone. */
+  slots?: 'order' | 'content-only';
   /** Rules whose status must be "failed" (must failures and should warnings), nothing else. */
   fails: RuleId[];
+  /**
+   * Rules the service breaks in the run's traffic as validate and the proxy judge it, nothing
+   * else; by default those of `fails` that are judged in traffic at all.
+   */
+  traffic?: RuleId[];
 }
 
 export interface StarvedVariant {
   name: string;
   dialect: Partial<Dialect>;
+  slots?: 'order' | 'content-only';
   /** Rules that must not come out "passed": the variant gives them no evidence to pass on. */
   notPassed: RuleId[];
 }

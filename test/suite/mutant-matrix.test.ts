@@ -1,70 +1,50 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type RuleId, ruleById } from '../../src/contract/rules.js';
-import type { Dialect } from '../../src/reference/dialect.js';
-import { startReferenceService } from '../../src/reference/service.js';
-import { runCli } from '../helpers/cli.js';
+import { brokenInTraffic, runSuiteInProcess } from './in-process-run.js';
 import { BREAKING, CONFORMANT_DIALECTS, EVIDENCE_STARVED } from './mutants.js';
 
-// `print-conformance run` against each variant of the reference service: a variant that breaks a
-// rule fails exactly that rule (and what it implies); a conformant dialect fails nothing.
+// The suite against each variant of the reference service, run in this process: a variant that
+// breaks a rule fails exactly that rule (and what it implies); a conformant dialect fails nothing.
+// The same traffic is then judged as validate judges a recording of it (and the proxy its live
+// traffic): the service's faults that traffic can show are found there too, and a conformant
+// dialect shows none.
 
-async function runAgainst(mutant: { dialect: Partial<Dialect> }) {
-  const service = await startReferenceService({ dialect: mutant.dialect });
-  const reports = mkdtempSync(join(tmpdir(), 'print-conformance-mutant-'));
-  try {
-    const result = await runCli([
-      'run',
-      '--base-url',
-      service.baseUrl,
-      '--quiet',
-      '--report-dir',
-      reports,
-      '--upload-types',
-      'pdf,png,jpeg',
-    ]);
-    const json = JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8'));
-    const rules = json.rules as { id: RuleId; status: string }[];
-    const failed = rules
-      .filter((r) => r.status === 'failed')
-      .map((r) => r.id)
-      .sort();
-    const untestedMust = rules.filter((r) => r.status === 'untested' && ruleById(r.id).severity === 'must');
-    return { result, failed, untestedMust, statuses: new Map(rules.map((r) => [r.id, r.status])), json };
-  } finally {
-    await service.close();
-    rmSync(reports, { recursive: true, force: true });
-  }
-}
+const sorted = (ids: readonly RuleId[]) => [...new Set(ids)].sort();
+
+/** What traffic shows of a variant's faults: its failed rules that are judged in traffic. */
+const inTraffic = (fails: readonly RuleId[]) => fails.filter((id) => ruleById(id).faces.includes('traffic'));
 
 describe.concurrent('mutant matrix', () => {
   for (const mutant of BREAKING) {
     it(`catches ${mutant.name}`, async () => {
-      const { result, failed, untestedMust } = await runAgainst(mutant);
-      expect(failed, result.stdout).toEqual([...mutant.fails].sort());
+      const run = await runSuiteInProcess(mutant);
+      expect(run.failed, mutant.fails.map(run.detail).join('\n')).toEqual(sorted(mutant.fails));
       const mustBroken = mutant.fails.some((id) => ruleById(id).severity === 'must');
-      expect(result.code, result.stderr).toBe(mustBroken || untestedMust.length > 0 ? 1 : 0);
+      expect(run.code, run.untestedMust.join(', ')).toBe(mustBroken || run.untestedMust.length > 0 ? 1 : 0);
+      const traffic = brokenInTraffic(run.exchanges);
+      expect(traffic.rules, traffic.messages.join('\n')).toEqual(sorted(mutant.traffic ?? inTraffic(mutant.fails)));
     });
   }
 
   for (const dialect of CONFORMANT_DIALECTS) {
     it(`passes ${dialect.name}`, async () => {
-      const { result, failed, json } = await runAgainst(dialect);
-      expect(failed, result.stdout).toEqual([]);
-      expect(result.code).toBe(0);
-      expect(json.summary).toMatchObject({ failed: 0, warnings: 0, untested: 0 });
+      const run = await runSuiteInProcess(dialect);
+      const failures = run.rules.flatMap((rule) => rule.failures.map((f) => `${rule.id}: ${f.message}`));
+      expect(run.failed, failures.join('\n')).toEqual([]);
+      expect(run.untestedMust).toEqual([]);
+      expect(run.code).toBe(0);
+      const traffic = brokenInTraffic(run.exchanges);
+      expect(traffic.rules, traffic.messages.join('\n')).toEqual([]);
     });
   }
 
   // A variant that never lets a rule be tested gets `untested` for it (or `failed`), never `passed`.
   for (const variant of EVIDENCE_STARVED) {
     it(`never passes the ${variant.notPassed.length} rules it gives no evidence for: ${variant.name}`, async () => {
-      const { result, statuses } = await runAgainst(variant);
-      for (const id of variant.notPassed) expect(['untested', 'failed'], id).toContain(statuses.get(id));
-      expect(variant.notPassed.filter((id) => statuses.get(id) === 'untested').length).toBeGreaterThan(0);
-      expect(result.code).toBe(1);
+      const run = await runSuiteInProcess(variant);
+      for (const id of variant.notPassed) expect(['untested', 'failed'], id).toContain(run.statuses.get(id));
+      expect(variant.notPassed.filter((id) => run.statuses.get(id) === 'untested').length).toBeGreaterThan(0);
+      expect(run.code).toBe(1);
     });
   }
 });

@@ -1,6 +1,7 @@
 import { ENCODING_MUTANTS } from './encoding-mutants.js';
 import { type Mutant, onCheckout, onUpload, type StarvedVariant } from './mutant-helpers.js';
 import { REQUEST_MUTANTS } from './request-mutants.js';
+import { STACK_DIALECTS, STACK_MUTANTS } from './stack-variants.js';
 import { UNUSUAL_DIALECTS } from './unusual-dialects.js';
 
 export type { Mutant, StarvedVariant } from './mutant-helpers.js';
@@ -50,8 +51,19 @@ const BASIC: Mutant[] = [
   },
   { name: 'a ReturnUrl of 4 accepted', dialect: { returnUrlMin: 4 }, fails: ['checkout.return-url.length'] },
   { name: 'a ReturnUrl of 513 accepted', dialect: { returnUrlMax: 513 }, fails: ['checkout.return-url.length'] },
-  { name: 'a ReturnUrl of 5 refused', dialect: { returnUrlMin: 6 }, fails: ['checkout.return-url.length'] },
-  { name: 'a ReturnUrl of 512 refused', dialect: { returnUrlMax: 511 }, fails: ['checkout.return-url.length'] },
+  // In traffic a sound set-up refused is the service's fault: XML ones under format.xml-request too.
+  {
+    name: 'a ReturnUrl of 5 refused',
+    dialect: { returnUrlMin: 6 },
+    fails: ['checkout.return-url.length'],
+    traffic: ['checkout.return-url.length', 'format.xml-request'],
+  },
+  {
+    name: 'a ReturnUrl of 512 refused',
+    dialect: { returnUrlMax: 511 },
+    fails: ['checkout.return-url.length'],
+    traffic: ['checkout.return-url.length', 'format.xml-request'],
+  },
   {
     name: 'a fresh set-up that is not Open',
     dialect: { rewrite: onCheckout('any', (b) => b.replace(/Open/, 'Pending'), 'POST') },
@@ -125,7 +137,7 @@ const BASIC: Mutant[] = [
   },
 ];
 
-export const BREAKING: Mutant[] = [...BASIC, ...REQUEST_MUTANTS, ...ENCODING_MUTANTS];
+export const BREAKING: Mutant[] = [...BASIC, ...REQUEST_MUTANTS, ...ENCODING_MUTANTS, ...STACK_MUTANTS];
 
 export const CONFORMANT_DIALECTS: Mutant[] = [
   { name: 'the reference service', dialect: {}, fails: [] },
@@ -140,6 +152,7 @@ export const CONFORMANT_DIALECTS: Mutant[] = [
     fails: [],
   },
   ...UNUSUAL_DIALECTS,
+  ...STACK_DIALECTS,
 ];
 
 /**

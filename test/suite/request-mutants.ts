@@ -4,7 +4,10 @@ import { type Mutant, ok, type Rewrite } from './mutant-helpers.js';
 
 // Variants that read requests or choose answers the way real service authors get it wrong: length
 // counted otherwise than in UTF-16 units, an XML request read by its bytes or prefixes, the answer's
-// format taken from something other than Accept, a checkout's state kept or cached wrongly.
+// format taken from something other than Accept, a checkout's state kept or cached wrongly. In
+// traffic (validate, the proxy) a sound set-up refused is a service's fault whatever refused it: the
+// ReturnUrl it carried was in range (checkout.return-url.length), and an XML one was refused as
+// XML (format.xml-request).
 
 const between = (n: number) => n >= 5 && n <= 512;
 
@@ -33,6 +36,7 @@ export const REQUEST_MUTANTS: Mutant[] = [
     name: 'ReturnUrl counted in UTF-8 bytes',
     dialect: { returnUrlAccepted: (v) => between(Buffer.byteLength(v)) },
     fails: ['checkout.return-url.length'],
+    traffic: ['checkout.return-url.length', 'format.xml-request'],
   },
   {
     name: 'ReturnUrl counted in code points',
@@ -55,6 +59,7 @@ export const REQUEST_MUTANTS: Mutant[] = [
     name: 'an XML request with a byte order mark refused',
     dialect: { refuseCheckout: (_request, body) => (body[0] === 0xef ? 400 : undefined) },
     fails: ['format.xml-request'],
+    traffic: ['checkout.return-url.length', 'format.xml-request'],
   },
   {
     name: 'an encoding declaration refused unless it spells "UTF-8" in capitals',
@@ -62,6 +67,7 @@ export const REQUEST_MUTANTS: Mutant[] = [
       refuseCheckout: (_request, body) => (/encoding="(?!UTF-8")/.test(body.toString('latin1')) ? 400 : undefined),
     },
     fails: ['format.xml-request'],
+    traffic: ['checkout.return-url.length', 'format.xml-request'],
   },
   {
     name: 'an XML request without a declaration refused (XML sniffed by "<?xml")',
@@ -76,11 +82,13 @@ export const REQUEST_MUTANTS: Mutant[] = [
           : undefined,
     },
     fails: ['format.xml-request'],
+    traffic: ['checkout.return-url.length', 'format.xml-request'],
   },
   {
     name: 'a charset parameter in Content-Type refused (the media type compared whole)',
     dialect: { refuseCheckout: (request) => (request.headers['content-type']?.includes(';') ? 415 : undefined) },
     fails: ['format.xml-request', 'checkout.response.schema'],
+    traffic: ['checkout.return-url.length', 'format.xml-request'],
   },
   {
     name: 'POST checkout answered in the format of the request body, not of Accept',

@@ -74,11 +74,30 @@ describe('checkout casing and roots', () => {
     ]);
   });
 
-  it('reads prefixed element names by their local part', () => {
+  it('reads prefixed element names by their local part, and holds the root to no namespace', () => {
     const prefixed = checkoutResponseXml()
       .replace('<Checkout ', '<c:Checkout xmlns:c="urn:example" ')
       .replace('</Checkout>', '</c:Checkout>');
-    expect(failing(checkoutPost('xml', undefined, prefixed))).toEqual([]);
+    // Casing, schema and echo read the local names; only the root rule minds the namespace.
+    expect(failing(checkoutPost('xml', undefined, prefixed))).toEqual(['checkout.xml.root@response']);
+    expect(validateExchange(checkoutPost('xml', undefined, prefixed)).map((v) => v.message)).toContain(
+      'response root element is <c:Checkout> in namespace urn:example, expected <Checkout> in no namespace',
+    );
+  });
+
+  it('holds the root and every element below it to no namespace, in requests and answers', () => {
+    const dataContract = checkoutResponseXml().replace(
+      '<Checkout ',
+      '<Checkout xmlns="http://schemas.datacontract.org/2004/07/Print" ',
+    );
+    expect(failing(checkoutPost('xml', undefined, dataContract))).toEqual(['checkout.xml.root@response']);
+    const billing = checkoutResponseXml().replace('<Billing>', '<Billing xmlns="urn:billing">');
+    const messages = validateExchange(checkoutPost('xml', undefined, billing)).map((v) => v.message);
+    expect(messages.join()).toMatch(/elements in a namespace.*<Billing> at \/Billing in namespace urn:billing/);
+    const request = checkoutRequestXml().replace('<Checkout ', '<Checkout xmlns="urn:print" ');
+    expect(failing(checkoutPost('xml', request, undefined, 400))).toEqual(['checkout.xml.root@request']);
+    // The XMLSchema-instance and XMLSchema declarations are no namespace of the elements.
+    expect(failing(checkoutPost('xml'))).toEqual([]);
   });
 });
 
@@ -115,6 +134,17 @@ describe('checkout.xml.tax-nil', () => {
     ]);
   });
 
+  it('fails a second Tax, whatever it holds: exactly one', () => {
+    for (const second of ['<Tax>0.00</Tax>', '<Tax xsi:nil="true" />']) {
+      const twice = withTax(`<Tax xsi:nil="true" />\n  ${second}`);
+      const violations = validateExchange(checkoutPost('xml', undefined, twice));
+      expect(violations.map((v) => v.rule).filter((r) => r !== 'checkout.response.extra')).toEqual([
+        'checkout.xml.tax-nil',
+      ]);
+      expect(violations[0]?.message).toMatch(/2 <Tax> elements under the root; exactly one/);
+    }
+  });
+
   it('fails a Tax nested below the root rather than its child', () => {
     const nested = withTax('').replace('<Billing>', '<Billing>\n    <Tax xsi:nil="true" />');
     expect(failing(checkoutPost('xml', undefined, nested))).toContain('checkout.xml.tax-nil@response');
@@ -149,7 +179,11 @@ describe('checkout.return-url.length (UTF-16 code units)', () => {
     for (const n of [5, 512]) {
       const url = n === 5 ? 'a://b' : ofLength(n);
       expect(url.length).toBe(n);
-      expect(failing(checkoutPost('json', withReturnUrl(url), echoing(url), 400))).toEqual([]);
+      expect(failing(checkoutPost('json', withReturnUrl(url), echoing(url), 201))).toEqual([]);
+      // Refused, a ReturnUrl in range is the service's fault.
+      expect(failing(checkoutPost('json', withReturnUrl(url), '{"message":"too long"}', 400))).toEqual([
+        'checkout.return-url.length@response',
+      ]);
     }
     for (const n of [4, 513]) {
       const url = n === 4 ? 'a://' : ofLength(n);
@@ -370,14 +404,37 @@ describe('checkout status, echo, PaymentUrl, country', () => {
       'http://pay.test:99999/p',
       'http://pay.test:65536/p',
       'http://pay .test/p',
+      // What WHATWG's new URL() repairs is no URL by RFC 3986 and RFC 9110: an empty host,
+      // white space and control characters anywhere, a stray "%", a character outside ASCII.
+      'http:///v2/payments/abc/start',
+      'https:///abc',
+      'http://:8080/p',
+      'http://user@/p',
+      'https://pay.test/v2/payments/abc/start\n',
+      'https://pay.test/v2/pay\nments/abc/start',
+      'https://pay.test/v2/pay\tments/abc',
+      ' https://pay.test/p',
+      'https://pay.test/p q',
+      'https://pay.test/p\u0000',
+      'https://pay.test/100%',
+      'https://pay.test/café',
+      'https:pay.test/p',
+      'http:/pay.test/p',
+      'https://pay.test\\p',
     ])
-      expect(judged(bad), bad).toEqual(['checkout.payment-url@response']);
+      expect(judged(bad), JSON.stringify(bad)).toEqual(['checkout.payment-url@response']);
     for (const good of [
       'https://pay.test/start?x=1&y=%20',
       'http://[::1]:8080/p',
       'http://pay.test:65535',
       'https://localhost:44312/pay?x=1',
       'http://pay.test:08080/p',
+      'HTTPS://Pay.Test/start#top',
+      'https://pay.test/caf%C3%A9?q=a/b?c#f/g?h',
+      "https://pay.test/p;v=1/(x)*!$&'+,=:@~",
+      'https://user:pw@pay.test/p',
+      'http://192.0.2.1/p',
+      'http://[v1.fe80::a+en1]/p',
     ])
       expect(judged(good), good).toEqual([]);
   });
@@ -420,6 +477,41 @@ describe('checkout.get.consistent', () => {
         state,
       ),
     ).toEqual(['checkout.get.consistent@response']);
+  });
+
+  it('compares a GET with the last set-up the service accepted, even one whose answer did not parse', () => {
+    const state = new CheckoutState();
+    expect(failing(checkoutPost('json'), state)).toEqual([]);
+    const other = (b: Record<string, any>) => {
+      b.returnUrl = 'https://shop.example.test/again';
+      b.billing.address.name = 'Café Müller';
+    };
+    const request = JSON.stringify(
+      (() => {
+        const body = JSON.parse(checkoutRequestJson());
+        other(body);
+        return body;
+      })(),
+    );
+    // Accepted, its answer cut off: the service holds this set-up all the same.
+    const cut = jsonResponse(other).slice(0, -5);
+    expect(failing(checkoutPost('json', request, cut), state)).toEqual(['format.well-formed@response']);
+    expect(failing(checkoutGet('json', jsonResponse(other)), state)).toEqual([]);
+    expect(new Set(failing(checkoutGet('json'), state))).toEqual(new Set(['checkout.get.consistent@response']));
+  });
+
+  it('compares nothing after an accepted set-up whose request could not be read, nor minds a refused one', () => {
+    const state = new CheckoutState();
+    expect(failing(checkoutPost('json'), state)).toEqual([]);
+    const changed = jsonResponse((b) => {
+      b.returnUrl = 'https://other.test/x';
+    });
+    // Refused: the earlier set-up holds, and a GET answering something else is inconsistent.
+    failing(checkoutPost('json', '{"returnUrl": "https://other.test/x"}', '{"message":"no"}', 400), state);
+    expect(failing(checkoutGet('json', changed), state)).toEqual(['checkout.get.consistent@response']);
+    // Accepted but unreadable: what the service now holds is not known, so nothing is compared.
+    failing(checkoutPost('json', '{"returnUrl": ', changed), state);
+    expect(failing(checkoutGet('json', changed), state)).toEqual([]);
   });
 
   it('says nothing of a GET without an earlier POST', () => {

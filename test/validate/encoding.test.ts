@@ -2,19 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { recordBody } from '../../src/http/send.js';
 import { exchangeOfHarEntry } from '../../src/recording/har.js';
 import { encodingProblem } from '../../src/validate/encoding.js';
-import type { Exchange } from '../../src/validate/exchange.js';
-import { validateExchange } from '../../src/validate/index.js';
+import { decodeText, type Exchange, encodeTextLike } from '../../src/validate/exchange.js';
+import { CheckoutState, validateExchange } from '../../src/validate/index.js';
 import {
   binaryBody,
   checkoutGet,
   checkoutPost,
+  checkoutRequestXml,
   checkoutResponseJson,
   checkoutResponseXml,
   XML_TYPE,
 } from '../helpers/exchanges.js';
 
-const failing = (exchange: Exchange) =>
-  validateExchange(exchange)
+const failing = (exchange: Exchange, state?: CheckoutState) =>
+  validateExchange(exchange, state)
     .filter((v) => v.severity !== 'observe')
     .map((v) => `${v.rule}@${v.side}`)
     .sort();
@@ -155,5 +156,81 @@ describe('format.well-formed on HAR entries, whose bodies are decoded text', () 
     const xml = declaring('utf-16');
     expect(failing(entry(xml, 2 * xml.length + 2))).toEqual([]);
     expect(failing(entry(xml, Buffer.byteLength(xml)))).toEqual(['format.well-formed@response']);
+  });
+});
+
+describe('an XML answer in ISO-8859-1, read as its declaration and charset say', () => {
+  const latin1Declared = (xml: string) =>
+    Buffer.from(xml.replace(/^<\?xml version="1.0"\?>/, '<?xml version="1.0" encoding="ISO-8859-1"?>'), 'latin1');
+  const name = (xml: string) => xml.replace(/<Name>[^<]*<\/Name>/, '<Name>Café Müller</Name>');
+  const LATIN1_XML = 'text/xml; charset=ISO-8859-1';
+
+  it('decodes bytes by the declaration, else by the charset, and UTF-8 bytes as UTF-8', () => {
+    const bytes = latin1Declared('<?xml version="1.0"?><Name>Café</Name>');
+    expect(decodeText(bytes)).toBe('<?xml version="1.0" encoding="ISO-8859-1"?><Name>Café</Name>');
+    const undeclared = Buffer.from('<Name>Müller</Name>', 'latin1');
+    expect(decodeText(undeclared, 'application/xml; charset=iso-8859-1')).toBe('<Name>Müller</Name>');
+    expect(decodeText(undeclared, 'application/xml')).toBe('<Name>M\uFFFDller</Name>');
+    expect(decodeText(Buffer.from('<Name>Müller</Name>'), 'application/xml; charset=iso-8859-1')).toBe(
+      '<Name>Müller</Name>',
+    );
+    // A byte order mark is kept for the core to judge.
+    expect(decodeText(Buffer.from('\uFEFF{}'))).toBe('\uFEFF{}');
+    // Text read one character a byte is written back one byte a character.
+    const text = decodeText(bytes);
+    expect(encodeTextLike(text.replace('Café', 'Cafe!'), bytes, text)).toEqual(
+      Buffer.from(text.replace('Café', 'Cafe!'), 'latin1'),
+    );
+  });
+
+  it('finds nothing wrong, and reads the echo and a later GET as the characters sent', () => {
+    const request = name(checkoutRequestXml());
+    const post = checkoutPost('xml', request);
+    const answer = latin1Declared(name(checkoutResponseXml()));
+    post.response!.headers['content-type'] = LATIN1_XML;
+    // As the suite and the proxy record it: text decoded by the declaration, with the size of the bytes.
+    post.response!.body = recordBody(answer, LATIN1_XML);
+    expect(post.response!.body.text).toContain('<Name>Café Müller</Name>');
+    const state = new CheckoutState();
+    expect(failing(post, state)).toEqual([]);
+    const get = answeredWith(answer, LATIN1_XML);
+    expect(failing(get, state)).toEqual([]);
+    const recordedGet = answeredWith(answer, LATIN1_XML);
+    recordedGet.response!.body = recordBody(answer, LATIN1_XML);
+    expect(failing(recordedGet, state)).toEqual([]);
+  });
+
+  it('takes a charset that names the encoding of a document without a declaration (RFC 7303)', () => {
+    const bytes = Buffer.from(name(checkoutResponseXml()).replace('<?xml version="1.0"?>\n', ''), 'latin1');
+    expect(failing(answeredWith(bytes, LATIN1_XML))).toEqual([]);
+    expect(failing(answeredWith(bytes, 'text/xml'))).toEqual(['format.well-formed@response']);
+    expect(failing(answeredWith(bytes, 'text/xml; charset=utf-8'))).toEqual(['format.well-formed@response']);
+  });
+
+  it('refuses 8-bit bytes that the declaration or charset calls otherwise, and JSON in Latin-1', () => {
+    const bytes = latin1Declared(name(checkoutResponseXml()));
+    const utf16 = Buffer.from(bytes.toString('latin1').replace('ISO-8859-1', 'utf-16'), 'latin1');
+    expect(failing(answeredWith(utf16, 'application/xml'))).toEqual(['format.well-formed@response']);
+    const json = Buffer.from(checkoutResponseJson().replace('Print API', 'Café'), 'latin1');
+    const recorded = answeredWith(json, 'application/json; charset=iso-8859-1', 'json');
+    expect(failing(recorded)).toEqual(['format.well-formed@response']);
+    expect(messages(recorded).join()).toMatch(/JSON holds bytes that are not UTF-8/);
+  });
+
+  it('reads a HAR entry whose text a tool decoded from ISO-8859-1 by the size of its bytes', () => {
+    const xml = name(checkoutResponseXml()).replace(
+      '<?xml version="1.0"?>',
+      '<?xml version="1.0" encoding="ISO-8859-1"?>',
+    );
+    const entry = exchangeOfHarEntry({
+      request: { method: 'GET', url: checkoutGet('xml').request.url, headers: [{ name: 'Accept', value: XML_TYPE }] },
+      response: {
+        status: 200,
+        headers: [{ name: 'Content-Type', value: LATIN1_XML }],
+        content: { size: xml.length, mimeType: LATIN1_XML, text: xml },
+      },
+    });
+    expect(entry.response?.body?.size).toBe(xml.length);
+    expect(failing(entry)).toEqual([]);
   });
 });

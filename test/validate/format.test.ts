@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { validateExchange } from '../../src/validate/index.js';
+import type { Exchange } from '../../src/validate/exchange.js';
+import { judgeExchange, validateExchange } from '../../src/validate/index.js';
 import { parseXml } from '../../src/validate/xml.js';
 import {
   checkoutGet,
   checkoutPost,
+  checkoutRequestJson,
+  checkoutRequestXml,
   checkoutResponseJson,
   checkoutResponseXml,
   JSON_TYPE,
@@ -21,6 +24,23 @@ describe('format.well-formed', () => {
     expect(failing(checkoutPost('xml', '<Checkout><ReturnUrl>x</Checkout>', undefined, 400))).toEqual([
       'format.well-formed@request',
     ]);
+  });
+
+  it('refuses JSON that names a member twice in one object, at any depth, on either side', () => {
+    const response = checkoutResponseJson().replace('{', '{\r\n  "returnUrl": "https://shop.example.test/cut",');
+    const exchange = checkoutGet('json', response);
+    expect(failing(exchange)).toEqual(['format.well-formed@response']);
+    expect(validateExchange(exchange)[0]?.message).toMatch(/member \/returnUrl appears twice in one object/);
+    const nested = checkoutRequestJson().replace('"address": {', '"address": {"city": "Elsewhere", ');
+    expect(nested).not.toBe(checkoutRequestJson());
+    expect(validateExchange(checkoutPost('json', nested, undefined, 400)).map((v) => v.message)).toEqual([
+      expect.stringMatching(/member \/billing\/address\/city appears twice/),
+    ]);
+    // Names written with escapes are the names they stand for; the same name in two objects is fine.
+    expect(failing(checkoutGet('json', '{"a\\u0062": 1, "ab": 2}'))).toContain('format.well-formed@response');
+    expect(failing(checkoutGet('json', '[{"status": "Open"}, {"status": "Open"}]'))).not.toContain(
+      'format.well-formed@response',
+    );
   });
 
   it('refuses DOCTYPE and entity declarations without expanding them', () => {
@@ -118,13 +138,30 @@ describe('format.json and format.xml', () => {
 });
 
 describe('format.xml-request', () => {
-  it('flags a 415 to a well-formed XML checkout request, not a 400', () => {
+  it('flags a 4xx or 5xx to a well-formed XML set-up that breaks no must rule', () => {
     const error = '<Error><Message>unsupported</Message></Error>';
-    expect(failing(checkoutPost('xml', undefined, error, 415))).toEqual(['format.xml-request@response']);
-    expect(failing(checkoutPost('xml', undefined, error, 406))).toEqual(['format.xml-request@response']);
-    expect(failing(checkoutPost('xml', undefined, error, 400))).toEqual([]);
-    // A malformed XML request may be refused any way the service likes.
+    // The set-up's ReturnUrl is in range: refusing it is a fault of that rule too.
+    const refused = ['checkout.return-url.length@response', 'format.xml-request@response'];
+    for (const status of [400, 406, 415, 422])
+      expect(failing(checkoutPost('xml', undefined, error, status)), String(status)).toEqual(refused);
+    expect(failing(checkoutPost('xml', undefined, error, 500))).toEqual([
+      'format.xml-request@response',
+      'http.no-server-error@response',
+    ]);
+    // A malformed XML request, or one that breaks a must rule, may be refused any way the service likes.
     expect(failing(checkoutPost('xml', '<Checkout>', error, 415))).toEqual(['format.well-formed@request']);
+    const lowerCase = checkoutRequestXml().replaceAll('<Name>', '<name>').replaceAll('</Name>', '</name>');
+    expect(failing(checkoutPost('xml', lowerCase, error, 400))).toEqual(['checkout.xml.casing@request']);
+  });
+
+  it('counts as evidence only the XML set-ups that break no must rule', () => {
+    const error = '<Error><Message>refused</Message></Error>';
+    const tested = (exchange: Exchange) =>
+      judgeExchange(exchange).tested.filter((t) => t.rule === 'format.xml-request' && t.side === 'response');
+    expect(tested(checkoutPost('xml', undefined, error, 400))).toHaveLength(1);
+    expect(tested(checkoutPost('xml', '<Checkout>', error, 400))).toHaveLength(0);
+    const tooShort = checkoutRequestXml().replace(/<ReturnUrl>[^<]*</, '<ReturnUrl>a://<');
+    expect(tested(checkoutPost('xml', tooShort, error, 400))).toHaveLength(0);
   });
 });
 
