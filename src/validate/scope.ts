@@ -62,18 +62,22 @@ function speaksDocuments(exchange: Exchange): boolean {
 
 /**
  * The service's base, given (`--base-url`, the proxy's target) or learnt from the traffic: the
- * part of the first API call's URL before its `orders`, `checkout` or `files` segment.
+ * part of the first API call's URL before its `orders`, `checkout` or `files` segment. A given
+ * base that lies above the interface (a target of https://host/ for a service under /v2/) is the
+ * prefix within which the base is learnt, so that such a proxy still judges its traffic.
  */
 export class ServiceBase {
   private base: Base | undefined;
+  private readonly within: Base | undefined;
 
   constructor(given?: string) {
     const url = given === undefined ? undefined : parse(given);
-    if (url) this.base = { origin: url.origin, path: url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/` };
+    if (url) this.within = { origin: url.origin, path: url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/` };
   }
 
   get known(): string | undefined {
-    return this.base ? `${this.base.origin}${this.base.path}` : undefined;
+    const base = this.base ?? this.within;
+    return base ? `${base.origin}${base.path}` : undefined;
   }
 
   scopeOf(exchange: Exchange): Scope {
@@ -83,6 +87,9 @@ export class ServiceBase {
     const url = parse(exchange.request.url);
     if (!url) return { kind: 'outside', reason: NOT_THE_INTERFACE.path };
     if (method !== 'GET' && method !== 'POST') return { kind: 'outside', reason: NOT_THE_INTERFACE.method };
+    const within = this.within;
+    if (within && url.origin !== within.origin) return { kind: 'outside', reason: NOT_THE_INTERFACE.host };
+    if (within && !url.pathname.startsWith(within.path)) return { kind: 'outside', reason: NOT_THE_INTERFACE.path };
     if (!this.base) this.learn(url, exchange);
     const base = this.base;
     if (!base) return { kind: 'outside', reason: isPage(exchange) ? NOT_THE_INTERFACE.page : NOT_THE_INTERFACE.path };
@@ -102,15 +109,21 @@ export class ServiceBase {
     return { kind: 'misaddressed', operation, path: segments.join('/') };
   }
 
-  /** Takes the base from an API call under orders, checkout or files; pages and other calls teach nothing. */
+  /**
+   * Takes the base from an API call under orders, checkout or files (one that speaks JSON or XML,
+   * or has the shape of a given URL); pages and other calls teach nothing.
+   */
   private learn(url: URL, exchange: Exchange): void {
-    if (isPage(exchange) || !speaksDocuments(exchange)) return;
-    const segments = url.pathname.split('/');
+    if (isPage(exchange)) return;
+    const start = this.within ? this.within.path.length - 1 : 0;
+    const segments = url.pathname.slice(start).split('/');
     const at = segments.findIndex((segment, index) => {
       const name = segment.toLowerCase();
       return index > 0 && (name === 'orders' || OPERATIONS.has(name));
     });
     if (at < 0) return;
-    this.base = { origin: url.origin, path: `${segments.slice(0, at).join('/')}/` };
+    const rest = segments.slice(at + 1).filter((segment) => segment !== '');
+    if (!speaksDocuments(exchange) && rest.length !== 1) return;
+    this.base = { origin: url.origin, path: `${url.pathname.slice(0, start)}${segments.slice(0, at).join('/')}/` };
   }
 }
