@@ -1,4 +1,4 @@
-import type { RuleResult } from '../src/findings/types.js';
+import type { GeneratedSummary, RuleResult } from '../src/findings/types.js';
 import type { SuiteConfig } from '../src/probes/index.js';
 import type { TallyData } from '../src/validate/tally.js';
 
@@ -7,6 +7,8 @@ import type { TallyData } from '../src/validate/tally.js';
 export interface ProbeResults {
   tally: TallyData;
   exchanges: number;
+  /** What the generated tests did (--generate). */
+  generated?: GeneratedSummary;
   /** Set when the probes could not run at all. */
   error?: string;
 }
@@ -30,5 +32,7 @@ declare module '@vitest/runner' {
     exchanges?: number;
     /** Which parts of the interface the probes exercised. */
     coverage?: TallyData['coverage'];
+    /** What the generated tests did (--generate). */
+    generated?: GeneratedSummary;
   }
 }

@@ -36,6 +36,7 @@ export function defineRuleTests(area: RuleArea): void {
       testContext.task.meta.answers = tally.answers;
       testContext.task.meta.exchanges = results.exchanges;
       testContext.task.meta.coverage = tally.coverage;
+      if (results.generated) testContext.task.meta.generated = results.generated;
       if (verdict.failsRun) throw new Error(describeFailures(verdict));
       if (verdict.status === 'skipped' || verdict.status === 'untested')
         testContext.skip(`${verdict.status}: ${verdict.reason ?? ''}`);

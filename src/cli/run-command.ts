@@ -60,7 +60,22 @@ export function runCommand(yargs: Argv) {
           })
           .option('timeout', { type: 'number', default: 30, describe: 'Seconds to wait for each answer' })
           .option('quiet', { type: 'boolean', default: false, describe: 'No progress lines, only the summary' })
+          .option('generate', {
+            type: 'string',
+            describe:
+              'After the fixed probes, N generated checkout set-ups and uploads (valid and invalid, JSON and XML); a failure is shrunk to a minimal request. --generate alone: 100',
+          })
+          .option('seed', {
+            type: 'string',
+            describe: 'Seed of the generated tests: the same seed sends the same requests',
+          })
+          .option('generate-time', {
+            type: 'number',
+            default: 60,
+            describe: 'Seconds the generated tests may take in all (what is left is reported as not run)',
+          })
           .example('$0', 'run against the embedded reference service')
+          .example('$0 --generate 200 --seed 42', 'add 200 generated set-ups and uploads, repeatable with the seed')
           .example(
             '$0 --base-url https://test.example.com/v2/ --client-id ID --client-secret SECRET',
             'run against a staging service',
@@ -93,6 +108,9 @@ export function runCommand(yargs: Argv) {
         summaryMd: argv['summary-md'],
         reporter: argv.reporter,
         quiet: argv.quiet,
+        generate: argv.generate,
+        seed: argv.seed,
+        generateTime: argv['generate-time'],
       });
     },
   );

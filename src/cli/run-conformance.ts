@@ -17,6 +17,7 @@ import { emptyTally, type TallyData } from '../validate/tally.js';
 import { exitCodeOf } from '../validate/verdicts.js';
 import { absoluteUrl, baseUrlOf } from './base-url.js';
 import { parseByteSize } from './byte-size.js';
+import { generateOptions } from './generate-options.js';
 import { stopOnInterrupt } from './interrupt.js';
 import { writeMarkdownOutputs } from './markdown-outputs.js';
 import { numberOption } from './number-option.js';
@@ -52,6 +53,9 @@ export interface RunOptions {
   summaryMd?: string;
   reporter: 'console' | 'github';
   quiet: boolean;
+  generate?: string;
+  seed?: string;
+  generateTime?: number;
 }
 
 function parseHeaders(values: string[]): Record<string, string> {
@@ -175,6 +179,8 @@ export async function runConformance(options: RunOptions): Promise<void> {
       preflight: emptyTally(),
     };
     if (uploadSize !== undefined) config.uploadSize = uploadSize;
+    const generate = generateOptions(options);
+    if (generate) config.generate = generate;
     // The exchanges that found the URLs are judged too (a 5xx there is a failure like any other).
     const preflight = new ProbeRun(config);
     for (const exchange of preflightExchanges) preflight.record(exchange, { format: 'any' });
@@ -204,6 +210,7 @@ export async function runConformance(options: RunOptions): Promise<void> {
         answers: outcome.answers,
         coverage: outcome.coverage,
       },
+      ...(outcome.generated ? { generated: outcome.generated } : {}),
     });
     writeReports(result, {
       reportDir: options.reportDir,

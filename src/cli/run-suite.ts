@@ -3,7 +3,7 @@ import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { startVitest } from 'vitest/node';
 import { PACKAGE_ROOT } from '../contract/package-root.js';
 import { RULES } from '../contract/rules.js';
-import type { RuleResult } from '../findings/types.js';
+import type { GeneratedSummary, RuleResult } from '../findings/types.js';
 import { UsageError } from '../findings/usage-error.js';
 import type { SuiteConfig } from '../probes/index.js';
 import type { TallyData } from '../validate/tally.js';
@@ -47,6 +47,7 @@ export interface SuiteOutcome {
   answers: TallyData['answers'];
   exchanges: number;
   coverage: TallyData['coverage'];
+  generated?: GeneratedSummary;
 }
 
 export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> {
@@ -80,6 +81,7 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
   let answers: TallyData['answers'] = {};
   let exchanges = 0;
   let coverage: TallyData['coverage'] = {};
+  let generated: GeneratedSummary | undefined;
   const modules: readonly TestModule[] = vitest.state.getTestModules();
   for (const module of modules) {
     for (const testCase of module.children.allTests()) {
@@ -89,11 +91,13 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
       if (meta.answers) answers = meta.answers;
       if (meta.exchanges !== undefined) exchanges = meta.exchanges;
       if (meta.coverage) coverage = meta.coverage;
+      if (meta.generated) generated = meta.generated;
     }
   }
   await vitest.close();
   if (probeError) throw new UsageError(`the probes could not run: ${probeError}`);
   const missing = RULES.filter((rule) => !byId.has(rule.id)).map((rule) => rule.id);
   if (missing.length > 0) throw new Error(`the suite gave no verdict for ${missing.join(', ')}`);
-  return { rules: RULES.map((rule) => byId.get(rule.id) as RuleResult), answers, exchanges, coverage };
+  const rules = RULES.map((rule) => byId.get(rule.id) as RuleResult);
+  return { rules, answers, exchanges, coverage, ...(generated ? { generated } : {}) };
 }

@@ -139,6 +139,17 @@ export interface OperationCoverage {
 
 export type CoverageData = Partial<Record<'POST checkout' | 'GET checkout' | 'POST files', OperationCoverage>>;
 
+/** What `run --generate` did: the seed that repeats it, the cases run and what they found. */
+export interface GeneratedSummary {
+  seed: number;
+  /** Cases run, of those asked for. */
+  ran: number;
+  asked: number;
+  /** The time budget ran out before every case ran. */
+  interrupted: boolean;
+  failures: { property: string; rule: RuleId; message: string; shrinks: number }[];
+}
+
 /** What a `proxy -- COMMAND` session ran besides the proxy. */
 export interface WrappedCommand {
   command: string;
@@ -165,6 +176,8 @@ export interface RunResult {
   traffic?: TrafficScope;
   /** Which parts of the interface the run's exchanges exercised. */
   coverage?: CoverageData;
+  /** `run --generate`: what the generated tests did, with their seed. */
+  generated?: GeneratedSummary;
   /** `proxy -- COMMAND`: the command and how it ended, beside the proxy's verdict. */
   command?: WrappedCommand;
   /** The exit code the run ends with, when it is not the verdict's own (a failed wrapped command). */

@@ -1,6 +1,7 @@
 import type { RuleId } from '../contract/rules.js';
 import type { TallyData } from '../validate/tally.js';
 import type { VerdictContext } from '../validate/verdicts.js';
+import type { GenerateOptions } from './generated/generated-probes.js';
 import type { SampleType } from './sample-files.js';
 
 export type Format = 'json' | 'xml';
@@ -27,6 +28,8 @@ export interface SuiteConfig {
   timeoutMs: number;
   /** What the exchanges made while finding the URLs (orders, oauth) showed. */
   preflight: TallyData;
+  /** Generated tests after the fixed probes (--generate). */
+  generate?: GenerateOptions;
 }
 
 /** What the suite's verdicts are reached under: the rules, formats and options of the run. */

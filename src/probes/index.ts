@@ -1,6 +1,7 @@
 import { RULES, type RuleArea } from '../contract/rules.js';
 import { probeCheckout } from './checkout-probes.js';
 import type { SuiteConfig } from './config.js';
+import { runGenerated } from './generated/generated-probes.js';
 import { probeObservations, summariseExchanges } from './observation-probes.js';
 import { ProbeRun } from './probe-run.js';
 import { probeCheckoutState } from './state-probes.js';
@@ -12,7 +13,9 @@ export { type Format, type SuiteConfig, suiteContext } from './config.js';
 export async function runProbes(config: SuiteConfig, progress: (line: string) => void = () => {}) {
   const run = new ProbeRun(config, progress);
   await probeService(run);
-  return { tally: run.tally.data, exchanges: run.exchanges.length };
+  // Generated cases come after the fixed probes: their verdicts stand on what those showed first.
+  const generated = config.generate ? await runGenerated(run, config.generate) : undefined;
+  return { tally: run.tally.data, exchanges: run.exchanges.length, ...(generated ? { generated } : {}) };
 }
 
 /** The probes of `runProbes` into a run of one's own (whose exchanges stay at hand). */

@@ -3,6 +3,7 @@ import { type Paint, painter, type Style } from './colour.js';
 import { coverageLines } from './coverage-lines.js';
 import { failureDetail } from './failure-detail.js';
 import { exchangeLine } from './failure-text.js';
+import { generatedLines } from './generated-lines.js';
 import { profileLines } from './profile-lines.js';
 import { commandLine, trafficLines } from './traffic-lines.js';
 
@@ -80,6 +81,8 @@ export function consoleSummary(result: RunResult, options: ConsoleOptions = {}):
   if (unselected > 0) lines.push(`(${unselected} rules not selected by --only/--skip)`);
   const profile = profileLines(result.profile);
   if (profile.length > 0) lines.push('', 'Service profile (where the description is silent):', ...profile);
+  const generated = generatedLines(result);
+  if (generated.length > 0) lines.push('', ...generated);
   const coverage = coverageLines(result.coverage);
   if (coverage.length > 0) lines.push('', ...coverage);
   const traffic = trafficLines(result);

@@ -2,6 +2,7 @@ import type { RuleResult, RunResult } from '../findings/types.js';
 import { exitCodeOf } from '../validate/verdicts.js';
 import { coverageRows } from './coverage-lines.js';
 import { exchangeLine } from './failure-text.js';
+import { generatedLines } from './generated-lines.js';
 import { commandLine, exitCodeOfResult, trafficLines } from './traffic-lines.js';
 
 // The run as Markdown, for a pull-request comment or a GitHub job summary (--summary-md,
@@ -83,6 +84,7 @@ export function markdownSummary(result: RunResult, options: MarkdownOptions = {}
   const command = commandLine(result);
   if (command) lines.push(cellText(command), '');
   for (const line of trafficLines(result)) lines.push(cell(line), '');
+  for (const line of generatedLines(result)) lines.push(cell(line), '');
   const listed = result.rules
     .filter((rule) => rule.status === 'failed' || rule.status === 'untested')
     .sort((a, b) => rank(a) - rank(b));

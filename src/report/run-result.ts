@@ -1,5 +1,5 @@
 import { TOOL_NAME, TOOL_VERSION } from '../contract/package-root.js';
-import type { RuleResult, RunResult, WrappedCommand } from '../findings/types.js';
+import type { GeneratedSummary, RuleResult, RunResult, WrappedCommand } from '../findings/types.js';
 import type { TallyData } from '../validate/tally.js';
 import { contextToJson, profileOf, summaryOf, type VerdictContext } from '../validate/verdicts.js';
 
@@ -15,6 +15,8 @@ export interface RunFacts {
   /** `proxy -- COMMAND`: the command, how it ended, and the exit code the session ends with. */
   command?: WrappedCommand;
   exitCode?: number;
+  /** `run --generate`: what the generated tests did. */
+  generated?: GeneratedSummary;
 }
 
 export function runResult(facts: RunFacts): RunResult {
@@ -33,6 +35,7 @@ export function runResult(facts: RunFacts): RunResult {
     answers: facts.tally.answers,
     ...(facts.tally.traffic && facts.context.face === 'traffic' ? { traffic: facts.tally.traffic } : {}),
     ...(facts.tally.coverage ? { coverage: facts.tally.coverage } : {}),
+    ...(facts.generated ? { generated: facts.generated } : {}),
     ...(facts.command ? { command: facts.command } : {}),
     ...(facts.exitCode !== undefined ? { exitCode: facts.exitCode } : {}),
   };

@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_GENERATED } from '../../src/cli/generate-options.js';
+import type { RuleId } from '../../src/contract/rules.js';
+import { discoverUrls } from '../../src/http/discover.js';
+import { runGenerated } from '../../src/probes/generated/generated-probes.js';
+import { probeService, type SuiteConfig, suiteContext } from '../../src/probes/index.js';
+import { ProbeRun } from '../../src/probes/probe-run.js';
+import type { Dialect } from '../../src/reference/dialect.js';
+import { startReferenceService } from '../../src/reference/service.js';
+import { emptyTally, mergeTallies } from '../../src/validate/tally.js';
+import { verdictsOf } from '../../src/validate/verdicts.js';
+
+// Faults no fixed probe triggers, each as a storage layer, a writer or a reader of a real stack
+// gets it wrong for some values only: run --generate at its default finds each within its time
+// budget, shrinks it to one request, and reports it under the rule it breaks. The conformant
+// service stays clean under many seeds.
+
+const DEFAULT_RUNS = DEFAULT_GENERATED;
+
+type Reader = NonNullable<Dialect['readCheckout']>;
+
+/** A reader that changes every address field the client sent as `change` says. */
+const onAddress =
+  (change: (value: string) => string): Reader =>
+  (model) => {
+    const billing = model.billing as { address?: Record<string, unknown> } | undefined;
+    const address = billing?.address;
+    if (!address || typeof address !== 'object') return model;
+    const changed = Object.fromEntries(
+      Object.entries(address).map(([field, value]) => [field, typeof value === 'string' ? change(value) : value]),
+    );
+    return { ...model, billing: { ...billing, address: changed } };
+  };
+
+const MUTANTS: { name: string; dialect: Partial<Dialect>; fails: RuleId }[] = [
+  {
+    name: 'a storage layer that stores characters outside the BMP as "?"',
+    dialect: { readCheckout: onAddress((value) => value.replace(/[\u{10000}-\u{10FFFF}]/gu, '?')) },
+    fails: 'checkout.echo',
+  },
+  {
+    name: 'a database column that cuts a field at 50 characters',
+    dialect: { readCheckout: onAddress((value) => value.slice(0, 50)) },
+    fails: 'checkout.echo',
+  },
+  {
+    name: 'a normaliser that rewrites combining marks (NFC)',
+    dialect: { readCheckout: onAddress((value) => value.normalize('NFC')) },
+    fails: 'checkout.echo',
+  },
+  {
+    name: 'a layer that trims white space around values',
+    dialect: { readCheckout: onAddress((value) => value.trim()) },
+    fails: 'checkout.echo',
+  },
+  {
+    name: 'a crash on a value longer than 100 characters',
+    dialect: {
+      readCheckout: onAddress((value) => {
+        if (value.length > 100) throw new Error('value too long for its column');
+        return value;
+      }),
+    },
+    fails: 'http.no-server-error',
+  },
+  {
+    name: 'an XML reader that drops CDATA sections',
+    dialect: {
+      readCheckout: (model, text) => (text.includes('<![CDATA[') ? onAddress(() => '')(model, text) : model),
+    },
+    fails: 'checkout.echo',
+  },
+  {
+    name: 'a JSON reader that mishandles \\u escapes',
+    dialect: {
+      readCheckout: (model, text) =>
+        /\\u00[89a-f]/i.test(text) ? onAddress((value) => value.replace(/[\u0080-\uffff]/g, '?'))(model, text) : model,
+    },
+    fails: 'checkout.echo',
+  },
+  {
+    name: 'an XML writer that leaves & in the name unescaped',
+    dialect: {
+      rewrite: (answer) =>
+        answer.endpoint === 'checkout' && answer.format === 'xml'
+          ? {
+              ...answer,
+              body: answer.body.replace(
+                /<Name>([^<]*)<\/Name>/,
+                (_m, name: string) => `<Name>${name.replace(/&amp;/g, '&')}</Name>`,
+              ),
+            }
+          : answer,
+    },
+    fails: 'format.well-formed',
+  },
+];
+
+/** The suite as `run` makes it, in this process: the fixed probes, then (if asked) generated ones. */
+async function suiteAgainst(dialect: Partial<Dialect>, generate?: { seed: number; runs: number }) {
+  const service = await startReferenceService({ dialect });
+  try {
+    const urls = await discoverUrls({
+      baseUrl: service.baseUrl,
+      headers: {},
+      secrets: [],
+      timeoutMs: 30_000,
+      readOnly: false,
+    });
+    const config: SuiteConfig = {
+      baseUrl: service.baseUrl,
+      checkoutUrl: urls.checkoutUrl,
+      uploadUrls: urls.uploadUrls,
+      headers: {},
+      credentialHeaders: [],
+      secrets: [],
+      formats: ['json', 'xml'],
+      uploadTypes: ['pdf'],
+      selected: [],
+      strict: true,
+      readOnly: false,
+      timeoutMs: 30_000,
+      preflight: emptyTally(),
+    };
+    const run = new ProbeRun(config);
+    await probeService(run);
+    const report = generate
+      ? await runGenerated(run, { ...generate, timeMs: 60_000, maxUploadBytes: 256 * 1024 })
+      : undefined;
+    const context = {
+      ...suiteContext(config),
+      selected: new Set(verdictsOf(emptyTally(), { ...suiteContext(config), selected: new Set() }).map((r) => r.id)),
+    };
+    const rules = verdictsOf(mergeTallies([run.tally.data]), context);
+    const failed = rules.filter((rule) => rule.status === 'failed').map((rule) => rule.id);
+    return { failed, rules, report };
+  } finally {
+    await service.close();
+  }
+}
+
+describe('run --generate', () => {
+  it.each(MUTANTS.flatMap((mutant) => [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((seed) => ({ ...mutant, seed }))))(
+    'seed $seed: $name',
+    async ({ dialect, fails, seed }) => {
+      const generated = await suiteAgainst(dialect, { seed, runs: DEFAULT_RUNS });
+      expect(generated.failed).toContain(fails);
+    },
+  );
+  it.each(MUTANTS)('finds $name, which the fixed probes miss, under $fails', async ({ dialect, fails }) => {
+    const fixed = await suiteAgainst(dialect);
+    expect(fixed.failed).toEqual([]);
+    const generated = await suiteAgainst(dialect, { seed: 1, runs: DEFAULT_RUNS });
+    expect(generated.failed).toContain(fails);
+    expect(generated.report?.failures.length, JSON.stringify(generated.report)).toBeGreaterThan(0);
+    const finding = generated.rules.find((rule) => rule.id === fails)?.failures[0];
+    expect(finding?.message).toMatch(/\[generated \(.+\), shrunk in \d+ steps; --generate 100 --seed 1 repeats it\]/);
+    expect(finding?.exchange.curl).toMatch(/^curl /);
+  });
+
+  it.each([11, 12, 13, 14, 15])('leaves the conformant service clean (seed %i)', async (seed) => {
+    const generated = await suiteAgainst({}, { seed, runs: DEFAULT_RUNS });
+    expect(generated.failed).toEqual([]);
+    expect(generated.report?.failures).toEqual([]);
+    expect(generated.report?.ran).toBe(DEFAULT_RUNS);
+  });
+});
