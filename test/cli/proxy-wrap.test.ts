@@ -109,7 +109,9 @@ describe('print-conformance proxy -- COMMAND', () => {
     ]);
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('proxy summary: 3 exchanges, 3 reached the target');
-    expect(result.stderr).toMatch(/Command \S+ \S+failing\.mjs exited 3; the proxy's verdict: held \(0\); the session exits 3/);
+    expect(result.stderr).toMatch(
+      /Command \S+ \S+failing\.mjs exited 3; the proxy's verdict: held \(0\); the session exits 3/,
+    );
     // A failed command never shows a green summary, though the rules held.
     const markdown = readFileSync(summary, 'utf8');
     expect(markdown).toMatch(/^### print-conformance proxy: ❌ the command exited 3 \(rules: every selected rule/);
