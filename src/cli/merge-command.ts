@@ -69,6 +69,7 @@ export function mergeCommand(yargs: Argv) {
         jsonReport: argv['json-report'],
         junit: argv.junit,
         allureDir: argv['allure-dir'],
+        sarif: argv.sarif,
       });
       writeMarkdownOutputs(result, argv['summary-md']);
       process.stdout.write(consoleSummary(result));

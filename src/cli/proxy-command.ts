@@ -7,6 +7,7 @@ import { formatsOf, type RuleId, ruleById } from '../contract/rules.js';
 import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
 import { writeJsonReport } from '../report/json-report.js';
+import { writeSarifReport } from '../report/sarif-report.js';
 import type { VerdictContext } from '../validate/verdicts.js';
 import { parseByteSize } from './byte-size.js';
 import { numberOption } from './number-option.js';
@@ -33,6 +34,7 @@ function proxySettings(argv: ProxyArgs, selected: Set<string>): Omit<ProxyOption
   const connectTimeoutMs = numberOption(argv['connect-timeout'], '--connect-timeout', 0.001) * 1000;
   if (argv['summary-md']) writableFile(resolve(argv['summary-md']), '--summary-md');
   if (argv['json-report']) writableFile(resolve(argv['json-report']), '--json-report');
+  if (argv.sarif) writableFile(resolve(argv.sarif), '--sarif');
   const clientTimeoutMs = numberOption(argv['client-timeout'], '--client-timeout') * 1000;
   const targetTimeoutMs = numberOption(argv['target-timeout'], '--target-timeout', 0.001) * 1000;
   const headersTimeoutMs = numberOption(argv['headers-timeout'], '--headers-timeout') * 1000;
@@ -161,6 +163,13 @@ export function proxyCommand(yargs: Argv) {
           writeJsonReport(verdict.result, resolve(argv['json-report']));
         } catch (error) {
           log(`print-conformance: cannot write ${argv['json-report']}: ${fileProblem(error)}`);
+        }
+      }
+      if (argv.sarif) {
+        try {
+          writeSarifReport(verdict.result, resolve(argv.sarif));
+        } catch (error) {
+          log(`print-conformance: cannot write ${argv.sarif}: ${fileProblem(error)}`);
         }
       }
       process.exitCode = verdict.exitCode;

@@ -103,6 +103,10 @@ export function proxyOptions(y: Argv) {
       describe:
         "Write the session's results.json here when it ends (verdicts, what the traffic held, and a wrapped command's exit code)",
     })
+    .option('sarif', {
+      type: 'string',
+      describe: 'Write SARIF 2.1.0 here when the session ends: one result per failed rule and format',
+    })
     .option('summary-md', {
       type: 'string',
       describe: 'Also write the final summary as Markdown here (for a pull-request comment)',

@@ -19,6 +19,10 @@ export function withReportOptions<T>(y: Argv<T>) {
       type: 'string',
       describe: 'Folder of Allure results (default <report-dir>/allure-results)',
     })
+    .option('sarif', {
+      type: 'string',
+      describe: 'Also write SARIF 2.1.0 here (GitHub code scanning, GitLab): one result per failed rule and format',
+    })
     .option('summary-md', {
       type: 'string',
       describe: 'Write the summary as Markdown here (also appended to $GITHUB_STEP_SUMMARY when set)',

@@ -106,6 +106,7 @@ export function runCommand(yargs: Argv) {
         junit: argv.junit,
         allureDir: argv['allure-dir'],
         summaryMd: argv['summary-md'],
+        sarif: argv.sarif,
         reporter: argv.reporter,
         quiet: argv.quiet,
         generate: argv.generate,

@@ -51,6 +51,7 @@ export interface RunOptions {
   junit?: string;
   allureDir?: string;
   summaryMd?: string;
+  sarif?: string;
   reporter: 'console' | 'github';
   quiet: boolean;
   generate?: string;
@@ -106,6 +107,7 @@ export async function runConformance(options: RunOptions): Promise<void> {
     junit: options.junit,
     'allure-dir': options.allureDir,
     'summary-md': options.summaryMd,
+    sarif: options.sarif,
   };
   checkReportPlaces(places);
 
@@ -217,6 +219,7 @@ export async function runConformance(options: RunOptions): Promise<void> {
       jsonReport: options.jsonReport,
       junit: options.junit,
       allureDir: options.allureDir,
+      sarif: options.sarif,
     });
     writeMarkdownOutputs(result, options.summaryMd);
     interrupt.reportsWritten(exitCodeOf(result.rules));

@@ -25,6 +25,7 @@ const PATH_OPTIONS = new Set([
   'record',
   'har',
   'summary-md',
+  'sarif',
   'report-dir',
   'json-report',
   'junit',

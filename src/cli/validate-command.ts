@@ -152,6 +152,8 @@ export function validateCommand(yargs: Argv) {
         jsonReport: argv['json-report'],
         junit: argv.junit,
         allureDir: argv['allure-dir'],
+        sarif: argv.sarif,
+        sarifOptions: { recordings: files },
       });
       writeMarkdownOutputs(result, argv['summary-md']);
       const skipped = judged.warnings.length;

@@ -39,6 +39,7 @@ export interface ReportPlaceOptions {
   junit?: string;
   'allure-dir'?: string;
   'summary-md'?: string;
+  sarif?: string;
 }
 
 /** The report folder and any report file given on its own, for run and validate. */
@@ -49,6 +50,7 @@ export function checkReportPlaces(argv: ReportPlaceOptions): void {
   if (argv.junit) writableFile(resolve(argv.junit), '--junit');
   if (argv['allure-dir']) writableFolder(resolve(argv['allure-dir']), '--allure-dir');
   if (argv['summary-md']) writableFile(resolve(argv['summary-md']), '--summary-md');
+  if (argv.sarif) writableFile(resolve(argv.sarif), '--sarif');
 }
 
 /**
@@ -62,4 +64,5 @@ export function clearPreviousReports(argv: ReportPlaceOptions): void {
   rmSync(resolve(argv.junit ?? join(reportDir, 'junit.xml')), { force: true });
   clearAllureResults(resolve(argv['allure-dir'] ?? join(reportDir, 'allure-results')));
   if (argv['summary-md']) rmSync(resolve(argv['summary-md']), { force: true });
+  if (argv.sarif) rmSync(resolve(argv.sarif), { force: true });
 }

@@ -1,0 +1,132 @@
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type Rule, ruleById } from '../contract/rules.js';
+import type { Finding, FormatKey, RuleResult, RunResult } from '../findings/types.js';
+import { exitCodeOf } from '../validate/verdicts.js';
+import { exchangeLine } from './failure-text.js';
+import { writeFileWhole } from './write-file.js';
+
+// SARIF 2.1.0, the form GitHub code scanning and GitLab read: one result per rule and format that
+// failed, each pointing at the exchange that showed it (the recording's line when it came from a
+// file, else the request's URL), the rule's catalog text as its help. A must rule that could not be
+// tested is no finding about the service: it is a notification of the invocation, whose exit code
+// tells the same story as every other report.
+
+const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+
+type Level = 'error' | 'warning' | 'note';
+
+const DEFAULT_LEVEL: Record<Rule['severity'], Level> = { must: 'error', should: 'warning', observe: 'note' };
+
+export interface SarifOptions {
+  /** The recordings `validate` read, in order: a finding's `at.file` indexes this list. */
+  recordings?: readonly string[];
+  /** Paths of recordings are written relative to this folder (the repository's root in CI). */
+  cwd?: string;
+}
+
+function ruleDescriptor(rule: Rule) {
+  return {
+    id: rule.id,
+    shortDescription: { text: rule.title },
+    fullDescription: { text: rule.description },
+    help: {
+      text: `${rule.description} (seed ${rule.seed})`,
+      markdown: `**${rule.id}** (${rule.severity}, seed ${rule.seed})\n\n${rule.description}`,
+    },
+    defaultConfiguration: { level: DEFAULT_LEVEL[rule.severity] },
+    properties: { tags: [rule.area, rule.severity], seed: rule.seed },
+  };
+}
+
+function fileUri(file: string, cwd: string): string {
+  const path = relative(cwd, resolve(cwd, file));
+  if (path.startsWith('..') || isAbsolute(path)) return pathToFileURL(resolve(cwd, file)).href;
+  return path.split(sep).join('/');
+}
+
+function locationOf(finding: Finding, options: SarifOptions) {
+  const recording = finding.at ? options.recordings?.[finding.at.file] : undefined;
+  if (recording && finding.at)
+    return {
+      physicalLocation: {
+        artifactLocation: { uri: fileUri(recording, options.cwd ?? process.cwd()) },
+        region: { startLine: Math.max(1, finding.at.line) },
+      },
+      message: { text: exchangeLine(finding) },
+    };
+  // Traffic the suite or the proxy saw lives at no line of a file: the request's URL names it.
+  return {
+    physicalLocation: { artifactLocation: { uri: finding.exchange.url } },
+    message: { text: exchangeLine(finding) },
+  };
+}
+
+function resultsOf(rule: RuleResult, ruleIndex: number, options: SarifOptions) {
+  return rule.formats
+    .filter((f) => f.status === 'failed')
+    .map((formatResult) => {
+      const format: FormatKey = formatResult.format;
+      const findings = rule.failures.filter((f) => f.format === format);
+      const first = findings[0] ?? rule.failures[0];
+      const inFormat = format === 'any' ? '' : ` [${format}]`;
+      const what = first ? `${first.side}: ${first.message}` : 'failed';
+      const count = Math.max(formatResult.broken, findings.length);
+      return {
+        ruleId: rule.id,
+        ruleIndex,
+        kind: 'fail',
+        level: rule.failsRun ? 'error' : 'warning',
+        message: {
+          text: `${rule.id}${inFormat}: ${what}${count > 1 ? ` (${count} exchanges broke it)` : ''}`,
+        },
+        locations: first ? [locationOf(first, options)] : [],
+        // The alert of a rule and format stays one alert from run to run, whatever exchange showed it.
+        partialFingerprints: { 'ruleFormat/v1': `${rule.id}/${format}` },
+        properties: { format, severity: rule.severity, exchanges: count, evidence: formatResult.evidence },
+      };
+    });
+}
+
+export function sarifReport(result: RunResult, options: SarifOptions = {}): string {
+  const failed = result.rules.filter((rule) => rule.status === 'failed' && rule.severity !== 'observe');
+  const rules = failed.map((rule) => ruleById(rule.id));
+  const untested = result.rules.filter((rule) => rule.status === 'untested' && rule.failsRun);
+  const exitCode = result.exitCode ?? exitCodeOf(result.rules);
+  const log = {
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: result.tool,
+            version: result.version,
+            semanticVersion: result.version,
+            rules: rules.map(ruleDescriptor),
+          },
+        },
+        invocations: [
+          {
+            executionSuccessful: exitCode !== 2,
+            exitCode,
+            startTimeUtc: result.startedAt,
+            endTimeUtc: new Date(Date.parse(result.startedAt) + result.durationMs).toISOString(),
+            toolExecutionNotifications: untested.map((rule) => ({
+              level: 'error',
+              message: { text: `${rule.id} untested: ${rule.reason ?? 'no exchange could test it'}` },
+              descriptor: { id: rule.id },
+            })),
+          },
+        ],
+        properties: { target: result.target, summary: result.summary },
+        results: failed.flatMap((rule, index) => resultsOf(rule, index, options)),
+      },
+    ],
+  };
+  return `${JSON.stringify(log, null, 2)}\n`;
+}
+
+export function writeSarifReport(result: RunResult, file: string, options: SarifOptions = {}): void {
+  writeFileWhole(file, sarifReport(result, options));
+}
