@@ -45,11 +45,14 @@ function serviceBaseOf(value: string): string {
 function noInterfaceMessage(what: string, tally: TallyData, base: string | undefined): string {
   const outside = Object.entries(tally.traffic.notInterface).sort((a, b) => b[1] - a[1]);
   const held = outside.length === 0 ? 'no exchange at all' : outside.map(([reason, n]) => `${n}× ${reason}`).join(', ');
-  const hint = base
-    ? ` under ${base} (is --base-url the service's base?)`
-    : tally.traffic.orders > 0
+  const hint =
+    outside.length === 0
       ? ''
-      : '; give --base-url if the service lives elsewhere than the traffic suggests';
+      : base
+        ? `; is ${base} (--base-url) the service's base?`
+        : tally.traffic.orders > 0
+          ? ''
+          : '; give --base-url if the service lives elsewhere than the traffic suggests';
   return `no exchange of the interface in ${what} (it holds ${held}${tally.traffic.orders > 0 ? `, ${tally.traffic.orders} order answers` : ''})${hint}`;
 }
 
@@ -157,7 +160,10 @@ export function validateCommand(yargs: Argv) {
       });
       writeMarkdownOutputs(result, argv['summary-md']);
       const skipped = judged.warnings.length;
-      process.stderr.write(`${tally.exchanges} exchanges read${skipped ? `, ${skipped} lines skipped` : ''}\n`);
+      // Every exchange read, judged or counted apart (order answers, what is not the interface).
+      const read =
+        tally.exchanges + tally.traffic.orders + Object.values(tally.traffic.notInterface).reduce((a, n) => a + n, 0);
+      process.stderr.write(`${read} exchanges read${skipped ? `, ${skipped} lines skipped` : ''}\n`);
       process.stdout.write(consoleSummary(result, { colour: colourWanted(process.stdout) }));
       if (argv.reporter === 'github') process.stdout.write(githubAnnotations(result));
       process.exitCode = exitCodeOf(result.rules);

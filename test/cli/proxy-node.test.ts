@@ -30,17 +30,20 @@ describe('print-conformance proxy and the Node.js it runs on', () => {
   });
 
   it('runs, forwards and stops with deprecations made errors, and warns of none', async () => {
-    // One order placed: what it shows is whether the service answered without a server error.
+    // One order placed and its checkout read: what it shows is whether the service answered without a server error.
     const only = ['--only', 'http.no-server-error'];
     const proxy = await startListeningCli(['proxy', '--target', service.baseUrl, ...only, '--summary-interval', '0'], {
       env: { NODE_OPTIONS: '--throw-deprecation --pending-deprecation' },
     });
     const answer = await fetch(`${proxy.url}orders`, { method: 'POST' });
     expect(answer.status).toBe(201);
-    await answer.text();
+    const order = (await answer.json()) as { checkout: { setupUrl: string } };
+    // The order's checkout read once: an exchange of the interface, which the verdict needs.
+    const read = await fetch(order.checkout.setupUrl, { headers: { accept: 'application/json' } });
+    await read.text();
     const { code, stderr } = await proxy.stop();
     expect(stderr).not.toMatch(/Deprecation/i);
-    expect(stderr).toMatch(/proxy summary: 1 exchanges?, 1 reached the target/);
+    expect(stderr).toMatch(/proxy summary: 2 exchanges?, 2 reached the target/);
     expect(code).toBe(0);
   });
 });
