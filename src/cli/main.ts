@@ -7,6 +7,7 @@ import { mergeCommand } from './merge-command.js';
 import { openapiCommand } from './openapi-command.js';
 import { commandSpecs, type OptionSpec } from './option-specs.js';
 import { proxyCommand } from './proxy-command.js';
+import { replayCommand } from './replay-command.js';
 import { reportCommand } from './report-command.js';
 import { rulesCommand } from './rules-command.js';
 import { runCommand } from './run-command.js';
@@ -73,6 +74,7 @@ openapiCommand(cli);
 serveCommand(cli);
 proxyCommand(cli);
 validateCommand(cli);
+replayCommand(cli);
 mergeCommand(cli);
 reportCommand(cli);
 

@@ -19,7 +19,7 @@ import { type OptionSpec, specOf } from './option-specs.js';
 
 export const CONFIG_FILE = 'print-conformance.config.json';
 const ENV_PREFIX = 'PRINT_CONFORMANCE_';
-const COMMANDS = ['run', 'proxy', 'validate', 'report', 'serve', 'rules', 'openapi', 'merge'] as const;
+const COMMANDS = ['run', 'proxy', 'validate', 'replay', 'report', 'serve', 'rules', 'openapi', 'merge'] as const;
 /** Options whose values are paths: in a config file they are relative to the file's folder. */
 const PATH_OPTIONS = new Set([
   'record',

@@ -1,5 +1,6 @@
 import type { ExchangeKind } from '../contract/exchange-facts.js';
 import type { Face, RuleId, Severity } from '../contract/rules.js';
+import type { ReplaySummary } from './replay.js';
 
 // The few types every face and writer shares: what the core found in an exchange (a violation),
 // that finding tied to the exchange that showed it (a finding), and the verdict of a run per rule.
@@ -182,4 +183,6 @@ export interface RunResult {
   command?: WrappedCommand;
   /** The exit code the run ends with, when it is not the verdict's own (a failed wrapped command). */
   exitCode?: number;
+  /** `replay`: what was sent again, what could not be, and where the new answers differ. */
+  replay?: ReplaySummary;
 }

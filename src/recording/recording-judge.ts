@@ -43,6 +43,11 @@ export class RecordingJudge {
     this.warnings.push({ at, message });
   }
 
+  /** An exchange that is not the interface, counted apart unjudged (a replay does not send it again). */
+  countOutside(reason: string): void {
+    this.tally.outside(reason);
+  }
+
   /** `learnOnly`: an order answer another judge counts; this one only learns the URLs it gave. */
   judgeLine(text: string, at: LineRef, learnOnly = false): void {
     let value: unknown;

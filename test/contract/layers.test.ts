@@ -14,6 +14,7 @@ const LAYERS: Record<string, number> = {
   'src/http': 3,
   'src/probes': 4,
   'src/recording': 4,
+  'src/replay': 4,
   'src/reference': 4,
   proxy: 4,
   suites: 4,
@@ -21,7 +22,8 @@ const LAYERS: Record<string, number> = {
   'src/cli': 6,
   'src/index.ts': 7,
 };
-const ALLOWED_SIDEWAYS = new Set(['suites -> src/probes']);
+// A replay reads recordings and judges what it sends again as a recording is judged.
+const ALLOWED_SIDEWAYS = new Set(['suites -> src/probes', 'src/replay -> src/recording']);
 
 function folderOf(file: string): string {
   const path = relative(ROOT, file);

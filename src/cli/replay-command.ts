@@ -1,0 +1,169 @@
+import type { Argv } from 'yargs';
+import { UsageError } from '../findings/usage-error.js';
+import { colourWanted } from '../report/colour.js';
+import { consoleSummary } from '../report/console-summary.js';
+import { githubAnnotations } from '../report/github-annotations.js';
+import { replayLines } from '../report/replay-lines.js';
+import { runResult } from '../report/run-result.js';
+import { writeReports } from '../report/write-reports.js';
+import { exitCodeOf, type VerdictContext, verdictsOf } from '../validate/verdicts.js';
+import { stopOnInterrupt } from './interrupt.js';
+import { writeMarkdownOutputs } from './markdown-outputs.js';
+import { numberOption } from './number-option.js';
+import { replayCredentials } from './replay-credentials.js';
+import { withReportOptions } from './report-options.js';
+import { selectedRules } from './rule-selection.js';
+import { absoluteUrl } from './service-url.js';
+import { withSettings } from './settings.js';
+import { checkReportPlaces, clearPreviousReports } from './writable.js';
+
+// `print-conformance replay`: a recorded client session sent again to a service (a new build,
+// another environment), its new answers judged as `validate` judges traffic and compared with the
+// recorded ones. A team records its client once and checks each build of the service without it.
+
+const SHOWN_WARNINGS = 20;
+
+const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
+
+export function replayCommand(yargs: Argv) {
+  return yargs.command(
+    'replay <files..>',
+    'Send the client requests of recordings again to a service and judge its new answers',
+    (y) =>
+      withSettings(
+        withReportOptions(y)
+          .usage(
+            '$0 replay FILE… --target URL\n\nSends the client requests of proxy recordings (NDJSON, or HAR with bodies) again to a service, in their order: a fresh order wherever the recording placed one, each checkout and upload URL replaced by the one the new order gives. The new answers are judged as validate judges traffic, and each answer that differs from the recorded one where the interface cares (status class, format, a documented member, FileType) is listed. Bodies recorded as digests cannot be sent again: record with proxy --record-bodies.',
+          )
+          .positional('files', {
+            type: 'string',
+            array: true,
+            describe: 'Recordings of the proxy (.ndjson) or HAR files, replayed in this order as one session',
+          })
+          .option('target', {
+            type: 'string',
+            demandOption: true,
+            describe: 'Base URL of the service to replay against (where orders, checkout/… and files/… live)',
+          })
+          .option('recorded-base', {
+            type: 'string',
+            describe:
+              "The recorded service's base URL, when the recording holds other hosts or paths; without it, it is learnt from the recording",
+          })
+          .option('header', {
+            type: 'string',
+            array: true,
+            describe: 'Extra request header "Name: value" (repeatable); recorded credentials were redacted',
+          })
+          .option('token', { type: 'string', describe: 'Bearer token (env PRINT_CONFORMANCE_TOKEN)' })
+          .option('client-id', {
+            type: 'string',
+            describe: 'OAuth client id for {target}/oauth (env PRINT_CONFORMANCE_CLIENT_ID)',
+          })
+          .option('client-secret', {
+            type: 'string',
+            describe: 'OAuth client secret (env PRINT_CONFORMANCE_CLIENT_SECRET)',
+          })
+          .option('only', { type: 'string', array: true, describe: 'Judge only these rule IDs or prefixes' })
+          .option('skip', { type: 'string', array: true, describe: 'Skip these rule IDs or prefixes' })
+          .option('strict', { type: 'boolean', default: false, describe: 'Fail on should rules too' })
+          .option('format', {
+            choices: ['auto', 'json', 'xml', 'both'] as const,
+            default: 'auto' as const,
+            describe:
+              'Formats to judge: auto judges the formats and operations the replayed traffic used; json, xml or both make every selected rule required',
+          })
+          .option('timeout', { type: 'number', default: 30, describe: 'Seconds to wait for each answer' })
+          .example(
+            '$0 replay session.ndjson --target https://staging.example.com/v2/ --token $TOKEN',
+            'send a recorded client session to a new build',
+          )
+          .example(
+            '$0 proxy --target http://127.0.0.1:8080/v2/ --record-bodies --record session.ndjson -- npm test',
+            'record a session that can be replayed (bodies kept whole)',
+          ),
+        'replay',
+      ),
+    async (argv) => {
+      const started = Date.now();
+      const selected = selectedRules(argv.only, argv.skip);
+      const files = (argv.files ?? []).map(String);
+      const target = withSlash(absoluteUrl(argv.target, '--target') as string);
+      const recordedBase =
+        argv['recorded-base'] === undefined ? undefined : absoluteUrl(argv['recorded-base'], '--recorded-base');
+      const timeoutMs = numberOption(argv.timeout, '--timeout', 0.001) * 1000;
+      checkReportPlaces(argv);
+      const credentials = await replayCredentials(argv, target, timeoutMs);
+
+      // Loaded here, not at start-up: the other commands and --help start faster without it.
+      const { replayRecordings } = await import('../replay/replay-session.js');
+      clearPreviousReports(argv);
+      const interrupt = stopOnInterrupt('replay', argv['report-dir']);
+      const outcome = await replayRecordings(files, {
+        target,
+        credentials: credentials.headers,
+        timeoutMs,
+        ...(recordedBase ? { recordedBase } : {}),
+      }).finally(() => interrupt.release());
+      const { judged, replay } = outcome;
+      const { tally } = judged;
+      for (const warning of judged.warnings.slice(0, SHOWN_WARNINGS))
+        process.stderr.write(`warning: ${files[warning.at.file]}: ${warning.message}\n`);
+      if (judged.warnings.length > SHOWN_WARNINGS)
+        process.stderr.write(`warning: … and ${judged.warnings.length - SHOWN_WARNINGS} more lines skipped\n`);
+      for (const name of outcome.droppedCredentials)
+        process.stderr.write(
+          `warning: the recording's ${name} header was redacted and is not sent again; give --token or --header for the target's credentials\n`,
+        );
+
+      const colour = colourWanted(process.stdout);
+      if (outcome.sent > 0 && outcome.answered === 0)
+        throw new UsageError(`cannot reach --target ${target}: ${outcome.firstError ?? 'no answer'}`);
+      if (replay.recorded > 0) process.stdout.write(replayLines(replay, files, { colour }));
+      if (outcome.answered > 0 && outcome.refused === outcome.answered)
+        throw new UsageError(
+          "every request was refused with 401/403: check the credentials (--token, --client-id/--client-secret, --header); the recording's own were redacted",
+        );
+      if (replay.recorded === 0)
+        throw new UsageError(
+          `no exchange of the interface in ${files.join(', ')}${replay.notInterface > 0 ? ` (it holds ${replay.notInterface} exchanges that are not the interface)` : ''}`,
+        );
+      if (tally.exchanges === 0) {
+        const first = replay.exchanges.find((entry) => entry.notReplayed !== undefined)?.notReplayed;
+        throw new UsageError(
+          `nothing in ${files.join(', ')} could be replayed: ${replay.notReplayed} of ${replay.recorded} exchanges could not be sent again${first ? ` (${first})` : ''}`,
+        );
+      }
+
+      const auto = argv.format === 'auto' && argv.only === undefined;
+      const context: VerdictContext = {
+        face: 'traffic',
+        selected,
+        formats: argv.format === 'json' || argv.format === 'xml' ? [argv.format] : ['json', 'xml'],
+        strict: argv.strict,
+        ...(auto ? { auto } : {}),
+      };
+      const result = {
+        ...runResult({
+          target: `${target} (replaying ${files.join(', ')})`,
+          started,
+          context,
+          rules: verdictsOf(tally, context),
+          tally,
+        }),
+        replay,
+      };
+      writeReports(result, {
+        reportDir: argv['report-dir'],
+        jsonReport: argv['json-report'],
+        junit: argv.junit,
+        allureDir: argv['allure-dir'],
+        sarif: argv.sarif,
+      });
+      writeMarkdownOutputs(result, argv['summary-md']);
+      process.stdout.write(consoleSummary(result, { colour }));
+      if (argv.reporter === 'github') process.stdout.write(githubAnnotations(result));
+      process.exitCode = exitCodeOf(result.rules);
+    },
+  );
+}
