@@ -84,6 +84,8 @@ export interface RuleResult {
   moreFailures: number;
   /** What an `observe` rule recorded, for the service profile. */
   observed?: unknown;
+  /** Milliseconds the exchanges that tested the rule took, each exchange counted once. */
+  durationMs?: number;
 }
 
 export interface RunSummary {

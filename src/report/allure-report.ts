@@ -1,9 +1,11 @@
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Stage, Status } from 'allure-js-commons';
 import { FileSystemWriter, ReporterRuntime } from 'allure-js-commons/sdk/reporter';
 import { ruleById } from '../contract/rules.js';
-import type { RuleResult, RunResult } from '../findings/types.js';
+import type { FormatResult, RuleResult, RunResult } from '../findings/types.js';
+import { allureEnvironment, allureExecutor } from './allure-environment.js';
 import { allureLabels } from './allure-labels.js';
 import { clearAllureResults } from './clear-allure-results.js';
 import { failureHeadline, failureText } from './failure-text.js';
@@ -11,6 +13,20 @@ import { failureHeadline, failureText } from './failure-text.js';
 // Allure results, the same for run and validate: one test per rule, labelled with its ID, severity
 // and seed section, with the exchanges that broke it attached. A rule that fails the run is
 // `failed` (never `broken`), an untested or skipped one `skipped` with the reason.
+// Allure keys History, trends, "new failed" and flaky marks on historyId, which it would otherwise
+// hash from the parameters: a rule's identity is therefore its ID alone, and its verdict per format
+// is a step, never a parameter, so that a rule keeps one history whatever its verdicts.
+
+/** The same for a rule in every run of every face: md5, as Allure's own ids are. */
+export function allureIdOf(ruleId: string): string {
+  return createHash('md5').update(`print-conformance:${ruleId}`).digest('hex');
+}
+
+function formatStatus(format: FormatResult, rule: RuleResult): Status {
+  if (format.status === 'failed') return rule.failsRun ? Status.FAILED : Status.PASSED;
+  if (format.status === 'untested' || format.status === 'skipped') return Status.SKIPPED;
+  return Status.PASSED;
+}
 
 function statusOf(rule: RuleResult): Status {
   if (rule.failsRun) return Status.FAILED;
@@ -26,17 +42,24 @@ function messageOf(rule: RuleResult): string | undefined {
 }
 
 function writeInto(result: RunResult, folder: string): void {
-  const runtime = new ReporterRuntime({ writer: new FileSystemWriter({ resultsDir: folder }) });
+  const runtime = new ReporterRuntime({
+    writer: new FileSystemWriter({ resultsDir: folder }),
+    environmentInfo: allureEnvironment(result),
+  });
   const start = Date.parse(result.startedAt) || Date.now();
   for (const ruleResult of result.rules) {
     const rule = ruleById(ruleResult.id);
     const message = messageOf(ruleResult);
+    const id = allureIdOf(rule.id);
+    // Each test lasts as long as the exchanges that tested it, not the whole run.
+    const stop = start + (ruleResult.durationMs ?? 0);
     const uuid = runtime.startTest({
       name: rule.id,
       fullName: `print-conformance: ${rule.id}`,
+      testCaseId: id,
+      historyId: id,
       description: rule.description,
       labels: allureLabels(rule),
-      parameters: ruleResult.formats.map((f) => ({ name: f.format, value: `${f.status} (${f.evidence} exchanges)` })),
       status: statusOf(ruleResult),
       stage: Stage.FINISHED,
       statusDetails: message === undefined ? {} : { message },
@@ -47,9 +70,24 @@ function writeInto(result: RunResult, folder: string): void {
         contentType: 'application/json',
       });
     }
-    runtime.stopTest(uuid, { stop: start + result.durationMs });
+    for (const format of ruleResult.formats) {
+      const step = runtime.startStep(uuid, undefined, {
+        name: `${format.format}: ${format.status} (${format.evidence} exchanges${format.broken ? `, ${format.broken} broke it` : ''})`,
+        start,
+      });
+      if (step)
+        runtime.updateStep(step, (s) => {
+          s.status = formatStatus(format, ruleResult);
+          s.stage = Stage.FINISHED;
+          if (format.reason) s.statusDetails = { message: format.reason };
+        });
+      if (step) runtime.stopStep(step, { stop });
+    }
+    runtime.stopTest(uuid, { stop });
     runtime.writeTest(uuid);
   }
+  runtime.writeEnvironmentInfo();
+  writeFileSync(join(folder, 'executor.json'), `${JSON.stringify(allureExecutor(result), null, 2)}\n`);
 }
 
 /**

@@ -37,6 +37,8 @@ export interface TallyData {
   traffic: TrafficScope;
   /** Which parts of the interface the exchanges exercised. */
   coverage: CoverageData;
+  /** Per rule, the milliseconds its exchanges took (each exchange once): the time that tested it. */
+  time?: Partial<Record<RuleId, number>>;
 }
 
 export function emptyTally(): TallyData {
@@ -49,7 +51,14 @@ export function emptyTally(): TallyData {
     observations: {},
     traffic: { used: {}, orders: 0, notInterface: {} },
     coverage: {},
+    time: {},
   };
+}
+
+function addTime(tally: TallyData, rule: RuleId, ms: number | undefined): void {
+  if (!ms) return;
+  tally.time ??= {};
+  tally.time[rule] = (tally.time[rule] ?? 0) + ms;
 }
 
 /** The format a request of the interface used: what it sent, else asked for, else what came back. */
@@ -134,8 +143,11 @@ export class Tally {
       if (format) used[format] = (used[format] ?? 0) + 1;
       recordCoverage(data.coverage, judged.facts.kind, exchange, judged.read);
     }
+    const timed = new Set<RuleId>();
     // An exchange is evidence for a rule once per format, whichever sides could have broken it.
     for (const tested of judged.tested) {
+      if (!timed.has(tested.rule)) addTime(data, tested.rule, exchange.durationMs);
+      timed.add(tested.rule);
       const format = verdictFormat(ruleById(tested.rule), tested.format, options.format);
       if (firstMark(this.evidenceMarks, tested.rule, format, seq)) bump(data.evidence, tested.rule, format);
     }
@@ -157,7 +169,10 @@ export class Tally {
    */
   expected(exchange: Exchange, rule: RuleId, format: FormatKey, unmet?: Violation): void {
     const verdictIn = verdictFormat(ruleById(rule), format);
-    if (exchange.response) bump(this.data.evidence, rule, verdictIn);
+    if (exchange.response) {
+      bump(this.data.evidence, rule, verdictIn);
+      addTime(this.data, rule, exchange.durationMs);
+    }
     if (!unmet) return;
     bump(this.data.broken, rule, verdictIn);
     this.keep(exchange, unmet, verdictIn);
@@ -238,6 +253,7 @@ export function mergeTallies(parts: readonly TallyData[]): TallyData {
     Object.assign(merged.observations, part.observations);
     addTraffic(merged.traffic, part.traffic);
     mergeCoverage(merged.coverage, part.coverage);
+    for (const [rule, ms] of Object.entries(part.time ?? {}) as [RuleId, number][]) addTime(merged, rule, ms);
   }
   // Each part kept its own first few of each rule; the first few overall are among them.
   merged.findings.sort(byPlace);
@@ -274,6 +290,7 @@ export function tallyOfResult(result: {
       if (format.broken > 0) tally.broken[rule.id] = { ...tally.broken[rule.id], [format.format]: format.broken };
     }
     tally.findings.push(...rule.failures);
+    addTime(tally, rule.id, rule.durationMs);
     // An observe rule's own breaches are shown as its observation; only a probe's record is kept apart.
     if (rule.observed !== undefined && rule.failures.length === 0) tally.observations[rule.id] = rule.observed;
   }

@@ -160,6 +160,8 @@ export function verdictOf(rule: Rule, tally: TallyData, context: VerdictContext)
     moreFailures: Math.max(0, broken - failures.length),
   };
   if (outcome.reason !== undefined) result.reason = outcome.reason;
+  const time = tally.time?.[rule.id];
+  if (time) result.durationMs = Math.round(time);
   if (rule.severity === 'observe') {
     const observed =
       tally.observations[rule.id] ?? (failures.length ? [...new Set(failures.map((f) => f.message))] : undefined);
