@@ -85,7 +85,8 @@ export async function replayRecordings(files: string[], options: ReplayOptions):
             : { reason: "the recorded service's base URL is not known" };
     const body = replayBody(recorded.request.body);
     if ('reason' in mapped || 'reason' in body) {
-      const why = 'reason' in mapped ? mapped.reason : 'reason' in body ? body.reason : '';
+      // A body that was not recorded whole is what the user can fix first: it is named first.
+      const why = 'reason' in body ? body.reason : 'reason' in mapped ? mapped.reason : '';
       log.notReplayed(item.at, method, recordedUrl, why, recorded.response?.status);
       options.onNotReplayed?.(item.at, `${method} ${recordedUrl}`, why);
       if (scope.kind === 'order') map.learn(recordedOrder, undefined, `${method} ${recordedUrl} was not sent again`);
