@@ -33,6 +33,8 @@ export interface Dialect {
   acceptMultipart: boolean;
   /** Variants that take a form's first part for its file, whatever it is. */
   multipartFirstPartIsFile?: boolean;
+  /** Variants whose form reader fails (500) on a file name outside ASCII. */
+  multipartFailsOnNonAsciiFilename?: boolean;
   /** Kinds of file an item's content slot takes (a book's content is a PDF); every kind when absent. */
   contentKinds?: FileKind[];
   /** The FileType answered for an upload: the kind its bytes are, unless a variant says otherwise. */

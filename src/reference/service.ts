@@ -169,6 +169,7 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
         throw new HttpError(415, 'multipart/form-data is not supported', ['Send the raw file.']);
       return receiveMultipartUpload(request, uploadFolder, maxUpload, dialect.uploadTypes, {
         firstPartIsFile: dialect.multipartFirstPartIsFile === true,
+        failsOnNonAsciiFilename: dialect.multipartFailsOnNonAsciiFilename === true,
       });
     }
     if (!type || !dialect.uploadTypes.includes(type)) {

@@ -77,7 +77,7 @@ export function receiveMultipartUpload(
   folder: string,
   limit: number,
   allowed: string[],
-  variant: { firstPartIsFile?: boolean } = {},
+  variant: { firstPartIsFile?: boolean; failsOnNonAsciiFilename?: boolean } = {},
 ): Promise<ReceivedFile> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
@@ -108,6 +108,12 @@ export function receiveMultipartUpload(
     });
     parser.on('file', (_name, stream, info) => {
       parts += 1;
+      // A variant whose form reader throws on a file name outside ASCII, as some do.
+      if (variant.failsOnNonAsciiFilename && /[^\x20-\x7e]/.test(info.filename ?? '')) {
+        stream.resume();
+        fail(new Error('file name is not ASCII'));
+        return;
+      }
       const type = mediaType(info.mimeType);
       if (!type || !allowed.includes(type)) {
         refused = new HttpError(415, `file part type ${info.mimeType} is not supported`, [
