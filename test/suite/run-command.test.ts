@@ -259,7 +259,7 @@ describe('print-conformance run', () => {
       [['--base-url', 'not a url'], /^print-conformance: --base-url not a url is not an absolute http\(s\) URL\n$/],
       [
         ['--only', 'checkout.nope'],
-        /^print-conformance: no rule matches checkout\.nope; see "print-conformance rules"\n$/,
+        /^print-conformance: no rule matches checkout\.nope \(did you mean checkout\.echo\?\); see "print-conformance rules"\n$/,
       ],
       [['--upload-types', 'gif'], /^print-conformance: --upload-types gif is not one of pdf, png, jpeg\n$/],
       [['--format', 'yaml'], /^print-conformance: Invalid values:/],
