@@ -62,13 +62,15 @@ export function checkFormat(exchange: Exchange, out: Judging): ReadBodies {
     } else out.add('format.well-formed', 'request', `request body declared ${requestType}: ${result.error}`);
   }
 
+  // What the client asked for counts whether or not an answer came: a request unanswered still
+  // tells which format the client speaks.
+  const wanted = acceptedFormat(header(request.headers, 'accept'));
+  if (wanted?.type === 'application/json' || wanted?.type === 'application/xml') out.facts.accept = wanted.format;
   if (!response) return read;
   const facts = out.facts;
   facts.status = response.status;
   facts.accepted = response.status >= 200 && response.status < 300;
   facts.responseEmpty = isEmpty(response.body);
-  const wanted = acceptedFormat(header(request.headers, 'accept'));
-  if (wanted?.type === 'application/json' || wanted?.type === 'application/xml') facts.accept = wanted.format;
   if (response.status >= 500) {
     out.add('http.no-server-error', 'response', `${request.method} ${request.url} was answered ${response.status}`);
   }

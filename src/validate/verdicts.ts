@@ -130,8 +130,8 @@ function statusOf(
   const untested = formats.find((f) => f.status === 'untested');
   // The suite chose its formats and must show the rule in each; traffic shows what it carried.
   if (untested && context.face === 'suite') return { status: 'untested', reason: untested.reason ?? '' };
-  if (untested && !formats.some((f) => f.evidence > 0))
-    return { status: 'untested', reason: untestedReason(rule, 'any', tally) };
+  // A verdict of held rests on evidence, whatever formats the traffic did or did not name.
+  if (!formats.some((f) => f.evidence > 0)) return { status: 'untested', reason: untestedReason(rule, 'any', tally) };
   return { status: held };
 }
 

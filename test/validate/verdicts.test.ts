@@ -105,3 +105,38 @@ describe('verdicts', () => {
     expect(RULES.find((r) => r.id === 'checkout.json.no-tax')?.evidence.response?.(facts)).toBe(false);
   });
 });
+
+describe('traffic judged on what it used (auto)', () => {
+  const auto: VerdictContext = { ...traffic, auto: true };
+
+  it('skips rules of formats and operations the traffic never used, with the reason', () => {
+    const data = tally([['checkout.json.casing', 'json', 2]]);
+    data.traffic.used['POST checkout'] = { json: 2 };
+    expect(verdict('checkout.xml.casing', data, auto)).toMatchObject({
+      status: 'skipped',
+      reason: 'not exercised: this traffic holds no XML',
+    });
+    expect(verdict('upload.response.schema', data, auto)).toMatchObject({
+      status: 'skipped',
+      reason: 'not exercised: this traffic never called POST files/{code}',
+    });
+    expect(verdict('checkout.json.casing', data, auto).status).toBe('passed');
+    // Asked for by name (no auto), the same rules are required.
+    expect(verdict('checkout.xml.casing', data, traffic).status).toBe('untested');
+  });
+
+  it('never passes a rule of an operation that was called in no format and never answered', () => {
+    const data = tally([]);
+    data.traffic.used['GET checkout'] = {};
+    data.answers['GET checkout'] = { 'no answer': 1 };
+    expect(verdict('checkout.get.shape', data, auto)).toMatchObject({ status: 'untested', failsRun: true });
+  });
+
+  it('skips client.given-urls without order answers, unless a request of another shape tested it', () => {
+    const data = tally([]);
+    data.traffic.used['POST checkout'] = { json: 1 };
+    expect(verdict('client.given-urls', data, auto).status).toBe('skipped');
+    data.evidence['client.given-urls'] = { any: 1 };
+    expect(verdict('client.given-urls', data, auto).status).toBe('passed');
+  });
+});
