@@ -23,9 +23,20 @@ const CONNECTION_HEADERS = new Set([
 
 export type ReplayBody = { bytes?: Buffer } | { reason: string };
 
-/** The bytes of a recorded body, or why they cannot be sent again (only their digest was kept). */
-export function replayBody(body: RecordedBody | undefined): ReplayBody {
-  if (!body || body.size === 0) return {};
+/**
+ * The bytes of a recorded body, or why they cannot be sent again (only their digest was kept, or
+ * nothing though the headers announce a body: a browser's HAR leaves file uploads out).
+ */
+export function replayBody(body: RecordedBody | undefined, headers: Headers = {}): ReplayBody {
+  if (!body) {
+    const announced = Number(headers['content-length'] ?? 0);
+    if (announced > 0 || headers['transfer-encoding'] !== undefined)
+      return {
+        reason: `its body was not recorded${announced > 0 ? ` (${announced} bytes)` : ''}: record the session with proxy --record-bodies to replay it`,
+      };
+    return {};
+  }
+  if (body.size === 0) return {};
   if (body.text !== undefined) return { bytes: bytesOfText({ text: body.text, size: body.size }) };
   if (body.base64 !== undefined) return { bytes: Buffer.from(body.base64, 'base64') };
   const digest = `${body.size} bytes${body.sha256 ? `, sha256 ${body.sha256.slice(0, 12)}…` : ''}`;

@@ -83,7 +83,7 @@ export async function replayRecordings(files: string[], options: ReplayOptions):
           : base
             ? map.rebased(recordedUrl, base)
             : { reason: "the recorded service's base URL is not known" };
-    const body = replayBody(recorded.request.body);
+    const body = replayBody(recorded.request.body, recorded.request.headers);
     if ('reason' in mapped || 'reason' in body) {
       // A body that was not recorded whole is what the user can fix first: it is named first.
       const why = 'reason' in body ? body.reason : 'reason' in mapped ? mapped.reason : '';
