@@ -74,6 +74,11 @@ export function replayCommand(yargs: Argv) {
               'Formats to judge: auto judges the formats and operations the replayed traffic used; json, xml or both make every selected rule required',
           })
           .option('timeout', { type: 'number', default: 30, describe: 'Seconds to wait for each answer' })
+          .option('quiet', {
+            type: 'boolean',
+            default: false,
+            describe: 'No warnings about skipped lines, only the replay, the summary and problems',
+          })
           .example(
             '$0 replay session.ndjson --target https://staging.example.com/v2/ --token $TOKEN',
             'send a recorded client session to a new build',
@@ -107,10 +112,11 @@ export function replayCommand(yargs: Argv) {
       }).finally(() => interrupt.release());
       const { judged, replay } = outcome;
       const { tally } = judged;
-      for (const warning of judged.warnings.slice(0, SHOWN_WARNINGS))
+      const shownWarnings = argv.quiet ? [] : judged.warnings;
+      for (const warning of shownWarnings.slice(0, SHOWN_WARNINGS))
         process.stderr.write(`warning: ${files[warning.at.file]}: ${warning.message}\n`);
-      if (judged.warnings.length > SHOWN_WARNINGS)
-        process.stderr.write(`warning: … and ${judged.warnings.length - SHOWN_WARNINGS} more lines skipped\n`);
+      if (shownWarnings.length > SHOWN_WARNINGS)
+        process.stderr.write(`warning: … and ${shownWarnings.length - SHOWN_WARNINGS} more lines skipped\n`);
       for (const name of outcome.droppedCredentials)
         process.stderr.write(
           `warning: the recording's ${name} header was redacted and is not sent again; give --token or --header for the target's credentials\n`,
