@@ -169,6 +169,11 @@ export class Tally {
    */
   expected(exchange: Exchange, rule: RuleId, format: FormatKey, unmet?: Violation): void {
     const verdictIn = verdictFormat(ruleById(rule), format);
+    // A 401 or 403 refuses the credentials, not what was sent: it neither meets the probe's
+    // expectation (a refusal it wanted) nor breaks it (an acceptance it wanted). The rule waits
+    // for an answer about the request itself, and is untested without one.
+    const status = exchange.response?.status;
+    if (status === 401 || status === 403) return;
     if (exchange.response) {
       bump(this.data.evidence, rule, verdictIn);
       addTime(this.data, rule, exchange.durationMs);
