@@ -13,6 +13,7 @@ import { ADDRESS_FIELDS, modelOf } from '../validate/model.js';
 import { CONFORMANT, type Dialect, type OutgoingAnswer } from './dialect.js';
 import { type Fault, FaultPlan } from './faults.js';
 import { HttpError } from './http-error.js';
+import { orderView } from './order-view.js';
 import { answerPayment, isPaymentPath } from './payment-flow.js';
 import { decodeRequestText, decodeUtf8, readSmallBody } from './request-body.js';
 import { Responder } from './responder.js';
@@ -244,14 +245,14 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
         }
       }
       const order = store.placeOrder(items);
-      responder.plainJson(201, orderView(order.id, base), { location: `${base}orders/${order.id}` });
+      responder.plainJson(201, orderView(store, order.id, base), { location: `${base}orders/${order.id}` });
       return;
     }
 
     if (resource === 'orders' && code !== undefined && extra === undefined) {
       allow('GET');
       if (!store.orders.has(code)) throw new HttpError(404, `no order ${code}`);
-      responder.plainJson(200, orderView(code, base));
+      responder.plainJson(200, orderView(store, code, base));
       return;
     }
 
@@ -322,29 +323,6 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
 
     if (method !== 'GET' && method !== 'HEAD') request.resume();
     throw new HttpError(404, `nothing at ${request.url}`, [`The interface lives under ${BASE_PATH}.`]);
-  }
-
-  function orderView(id: string, base: string) {
-    const order = store.orders.get(id);
-    if (!order) throw new HttpError(404, `no order ${id}`);
-    return {
-      id: order.id,
-      status: 'Created',
-      checkout: { setupUrl: `${base}checkout/${order.checkout}` },
-      items: order.items.map((item) => {
-        const file = (code: string) => {
-          const slot = store.uploads.get(code);
-          return slot?.status === 'Uploaded'
-            ? { status: 'Uploaded' }
-            : { status: 'AwaitingUpload', uploadUrl: `${base}files/${code}` };
-        };
-        return {
-          productId: item.productId,
-          quantity: item.quantity,
-          files: { content: file(item.content), cover: file(item.cover) },
-        };
-      }),
-    };
   }
 
   const server = createServer((request, response) => {

@@ -126,6 +126,7 @@ interface RuleResult {
   id: string;
   status: string;
   failures?: { message: string }[];
+  reason?: string;
 }
 
 /** The suite run against `serve --fault …`: its exit code and each rule's result. */
