@@ -58,6 +58,11 @@ export function mergeCommand(yargs: Argv) {
       withSettings(
         withReportOptions(y)
           .positional('files', { type: 'string', array: true, describe: 'results.json files of the shards' })
+          .option('quiet', {
+            type: 'boolean',
+            default: false,
+            describe: 'No lines on stderr but problems, only the summary',
+          })
           .example('$0 merge shard-*/results.json', 'one report for a validate run split with --shard K/N'),
         'merge',
       ),

@@ -19,6 +19,9 @@ import { withSettings } from './settings.js';
 import { commandAfterDashes, runWrapped } from './wrapped-command.js';
 import { writableFile } from './writable.js';
 
+/** The log line of one exchange: "POST /v2/checkout/abc → 400  rule (request)". */
+const EXCHANGE_LINE = /^[A-Z]+ \/\S* → /;
+
 type ProxyArgs = Awaited<ReturnType<ReturnType<typeof proxyOptions>['parseAsync']>>;
 
 /** Rules of a format the clients do not speak are not reported in answers, the log or the recording. */
@@ -109,8 +112,11 @@ export function proxyCommand(yargs: Argv) {
       const auto = argv.format === 'auto' && argv.only === undefined;
       const selected = selectedRules(argv.only, argv.skip);
       const settings = proxySettings(argv, reportedRules(selected, formats));
-      const summaryInterval = numberOption(argv['summary-interval'], '--summary-interval');
-      const log = (line: string) => process.stderr.write(`${line}\n`);
+      const summaryInterval = argv.quiet ? 0 : numberOption(argv['summary-interval'], '--summary-interval');
+      // --quiet drops the line each exchange gets (request line, arrow, answer), never a problem.
+      const log = (line: string) => {
+        if (!argv.quiet || !EXCHANGE_LINE.test(line)) process.stderr.write(`${line}\n`);
+      };
       const started = Date.now();
       const proxy = await start({ ...settings, log });
       // Wrapping a command, standard output is the command's own: the line goes to stderr.
@@ -148,7 +154,9 @@ export function proxyCommand(yargs: Argv) {
         recordingFailure: proxy.recordingFailure(),
         ...(wrapped ? { command: { command: wrapped.join(' '), exitCode: commandCode } } : {}),
       });
-      process.stderr.write(verdict.text);
+      // The table goes where run prints its own; wrapping a command, stdout is the command's.
+      (wrapped ? process.stderr : process.stdout).write(verdict.text);
+      process.stderr.write(verdict.problems);
       if (argv['summary-md']) {
         try {
           writeFileSync(resolve(argv['summary-md']), verdict.markdown);

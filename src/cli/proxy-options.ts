@@ -58,6 +58,11 @@ export function proxyOptions(y: Argv) {
     .option('only', { type: 'string', array: true, describe: 'Judge only these rule IDs or prefixes' })
     .option('skip', { type: 'string', array: true, describe: 'Skip these rule IDs or prefixes' })
     .option('strict', { type: 'boolean', default: false, describe: 'Exit 1 on should rules too' })
+    .option('quiet', {
+      type: 'boolean',
+      default: false,
+      describe: 'No progress or per-exchange lines: only the listening line, problems and the summary',
+    })
     .option('format', {
       choices: ['auto', 'json', 'xml', 'both'] as const,
       default: 'auto' as const,

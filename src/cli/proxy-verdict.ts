@@ -27,8 +27,10 @@ export interface SessionFacts {
 
 export interface ProxyVerdict {
   result: RunResult;
-  /** For stderr, ending in a newline. */
+  /** The verdict table and what the traffic held, ending in a newline: stdout, as run prints its table. */
   text: string;
+  /** Why the session cannot stand as a pass (could not be made, recording incomplete), for stderr; '' when none. */
+  problems: string;
   markdown: string;
   exitCode: number;
 }
@@ -76,15 +78,22 @@ export function proxyVerdict(facts: SessionFacts): ProxyVerdict {
   if (!failure) lines.push(consoleSummary(result).trimEnd());
   if (notReached.length > 0) lines.push(`${NOT_REACHED_HEADING}:`, ...notReached.map((line) => `  ${line}`));
   lines.push(`proxy summary: ${counts.join(', ')}`);
-  if (failure) lines.push(`print-conformance: ${failure}`);
-  if (facts.recordingFailure)
-    // The verdicts stand, but what was asked for is missing: scripts must not take it as a pass.
-    lines.push(`print-conformance: the recording is incomplete (${facts.recordingFailure})`);
   const title = 'print-conformance proxy';
   const command = commandLine(result);
   if (failure && command) lines.push(command.replaceAll('`', ''));
+  const problems: string[] = [];
+  if (failure) problems.push(`print-conformance: ${failure}`);
+  if (facts.recordingFailure)
+    // The verdicts stand, but what was asked for is missing: scripts must not take it as a pass.
+    problems.push(`print-conformance: the recording is incomplete (${facts.recordingFailure})`);
   const markdown = failure
     ? `### ${title}: the run could not be made\n\n${failure}\n${command ? `\n${command}\n` : ''}`
     : markdownSummary(result, { title, notes: { heading: NOT_REACHED_HEADING, lines: notReached } });
-  return { result, text: `${lines.join('\n')}\n`, markdown, exitCode };
+  return {
+    result,
+    text: `${lines.join('\n')}\n`,
+    problems: problems.map((line) => `${line}\n`).join(''),
+    markdown,
+    exitCode,
+  };
 }

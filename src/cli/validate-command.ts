@@ -74,6 +74,11 @@ export function validateCommand(yargs: Argv) {
           .option('only', { type: 'string', array: true, describe: 'Judge only these rule IDs or prefixes' })
           .option('skip', { type: 'string', array: true, describe: 'Skip these rule IDs or prefixes' })
           .option('strict', { type: 'boolean', default: false, describe: 'Fail on should rules too' })
+          .option('quiet', {
+            type: 'boolean',
+            default: false,
+            describe: 'No progress lines, only warnings and the summary',
+          })
           .option('format', {
             choices: ['auto', 'json', 'xml', 'both'] as const,
             default: 'auto' as const,
@@ -114,9 +119,10 @@ export function validateCommand(yargs: Argv) {
           `--jobs must be a whole number of worker threads${Number.isNaN(jobs) ? '' : `, not ${jobs}`}`,
         );
       // A long recording shows it is moving; scripts reading stderr get no progress lines.
-      const progress = process.stderr.isTTY
-        ? (lines: number) => process.stderr.write(`${lines} lines read…\n`)
-        : undefined;
+      const progress =
+        process.stderr.isTTY && !argv.quiet
+          ? (lines: number) => process.stderr.write(`${lines} lines read…\n`)
+          : undefined;
       const shard = shardOf(argv.shard);
       clearPreviousReports(argv);
       const interrupt = stopOnInterrupt('validate', argv['report-dir']);
@@ -163,7 +169,7 @@ export function validateCommand(yargs: Argv) {
       // Every exchange read, judged or counted apart (order answers, what is not the interface).
       const read =
         tally.exchanges + tally.traffic.orders + Object.values(tally.traffic.notInterface).reduce((a, n) => a + n, 0);
-      process.stderr.write(`${read} exchanges read${skipped ? `, ${skipped} lines skipped` : ''}\n`);
+      if (!argv.quiet) process.stderr.write(`${read} exchanges read${skipped ? `, ${skipped} lines skipped` : ''}\n`);
       process.stdout.write(consoleSummary(result, { colour: colourWanted(process.stdout) }));
       if (argv.reporter === 'github') process.stdout.write(githubAnnotations(result));
       process.exitCode = exitCodeOf(result.rules);

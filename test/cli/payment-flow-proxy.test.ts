@@ -41,7 +41,7 @@ describe('the payment flow behind the proxy', () => {
     const checkout = (await (await fetch(order.checkout.setupUrl, { headers: json })).json()) as { status: string };
     expect(checkout.status).toBe('Successful');
 
-    const { code, stderr } = await proxy.stop();
+    const { code, stdout } = await proxy.stop();
     const recorded = readFileSync(record, 'utf8')
       .trim()
       .split('\n')
@@ -58,7 +58,7 @@ describe('the payment flow behind the proxy', () => {
       'GET /v2/checkout/…',
     ]);
     expect(recorded.flatMap((e) => e.violations)).toEqual([]);
-    expect(stderr).toMatch(/Not the interface[^\n]*2×/);
+    expect(stdout).toMatch(/Not the interface[^\n]*2×/);
     expect(code).toBe(0);
   });
 });

@@ -77,7 +77,7 @@ describe('the proxy under load', () => {
     // The order placed first, then every checkout request.
     expect(exchanges).toHaveLength(REQUESTS + 1);
     expect(exchanges.filter((e) => e.error !== undefined)).toEqual([]);
-    expect(stopped.stderr).toContain(`${REQUESTS + 1} exchanges`);
+    expect(stopped.stdout).toContain(`${REQUESTS + 1} exchanges`);
   });
 
   it('leaves a recording that still reads after kill -9 in the middle of the load', async () => {

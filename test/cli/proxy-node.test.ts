@@ -41,9 +41,9 @@ describe('print-conformance proxy and the Node.js it runs on', () => {
     // The order's checkout read once: an exchange of the interface, which the verdict needs.
     const read = await fetch(order.checkout.setupUrl, { headers: { accept: 'application/json' } });
     await read.text();
-    const { code, stderr } = await proxy.stop();
+    const { code, stderr, stdout } = await proxy.stop();
     expect(stderr).not.toMatch(/Deprecation/i);
-    expect(stderr).toMatch(/proxy summary: 2 exchanges?, 2 reached the target/);
+    expect(stdout).toMatch(/proxy summary: 2 exchanges?, 2 reached the target/);
     expect(code).toBe(0);
   });
 });

@@ -22,8 +22,8 @@ async function startProxyCli(args: string[]) {
   return {
     url: proxy.url,
     stop: async () => {
-      const { code, stderr } = await proxy.stop();
-      return { code: code as number, stderr };
+      const { code, stderr, stdout } = await proxy.stop();
+      return { code: code as number, stderr, stdout };
     },
   };
 }
@@ -45,12 +45,14 @@ describe('print-conformance proxy', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.headers.get('print-conformance-violations')).toBe('checkout.return-url.length (request)');
-    const { code, stderr } = await proxy.stop();
+    const { code, stderr, stdout } = await proxy.stop();
     expect(code).toBe(1);
     expect(stderr).toMatch(/POST \/v2\/checkout\/\w+ → 400 {2}checkout\.return-url\.length \(request\)/);
-    expect(stderr).toMatch(/\nFAIL {6}checkout\.return-url\.length +must +json 1/);
-    expect(stderr).toMatch(/\n {8}\[json\] request: ReturnUrl has 4 UTF-16 code units/);
-    expect(stderr).toMatch(/\nproxy summary: 2 exchanges, 2 reached the target\n$/);
+    // The verdict table goes to stdout, where run prints its own; the exchange log stays on stderr.
+    expect(stdout).toMatch(/\nFAIL {6}checkout\.return-url\.length +must +json 1/);
+    expect(stdout).toMatch(/\n {8}\[json\] request: ReturnUrl has 4 UTF-16 code units/);
+    expect(stdout).toMatch(/\nproxy summary: 2 exchanges, 2 reached the target\n$/);
+    expect(stderr).not.toMatch(/VERDICT|proxy summary/);
     expect(readFileSync(record, 'utf8').trim().split('\n')).toHaveLength(2);
     expect(readFileSync(summary, 'utf8')).toMatch(
       /\n\| `checkout\.return-url\.length` \| must \| ❌ failed \| \[json\] request: ReturnUrl has 4 UTF-16 code units.*<br>POST http:\S+\/checkout\/\w+ → 400/,
@@ -66,12 +68,12 @@ describe('print-conformance proxy', () => {
       for (let index = 0; index < 3; index += 1) {
         expect((await fetch(`${proxy.url}orders`, { method: 'POST' })).status).toBe(201);
       }
-      const { code, stderr } = await proxy.stop();
+      const { code, stderr, stdout } = await proxy.stop();
       expect(code).toBe(2);
       expect(
         stderr.match(/cannot write \/dev\/full: ENOSPC; exchanges from now on are not recorded there/g),
       ).toHaveLength(1);
-      expect(stderr).toMatch(/proxy summary: 3 exchanges, 3 reached the target/);
+      expect(stdout).toMatch(/proxy summary: 3 exchanges, 3 reached the target/);
       expect(stderr).toMatch(/the recording is incomplete \(cannot write \/dev\/full: ENOSPC\)\n$/);
       expect(JSON.parse(readFileSync(har, 'utf8')).log.entries).toHaveLength(3);
     },
@@ -97,8 +99,8 @@ describe('print-conformance proxy', () => {
     });
     expect(good.status).toBe(201);
     expect(good.headers.get('print-conformance-violations')).toBeNull();
-    const { code, stderr } = await proxy.stop();
-    expect(stderr).toMatch(/\n\d+ passed, 0 failed, 0 warnings, 0 untested, \d+ skipped/);
+    const { code, stdout } = await proxy.stop();
+    expect(stdout).toMatch(/\n\d+ passed, 0 failed, 0 warnings, 0 untested, \d+ skipped/);
     expect(code).toBe(0);
   });
 

@@ -106,12 +106,13 @@ describe('print-conformance proxy when nothing reached the target', () => {
     const answer = await fetch(`${proxy.url}orders`, { method: 'POST' });
     expect(answer.status).toBe(502);
     await answer.text();
-    const { code, stderr } = await proxy.stop();
+    const { code, stderr, stdout } = await proxy.stop();
     expect(code).toBe(2);
-    expect(stderr).not.toMatch(/VERDICT|passed/);
-    expect(stderr).toMatch(
+    expect(stdout).not.toMatch(/VERDICT|passed/);
+    expect(stdout).toMatch(
       /\nNever reached the target \(answered by the proxy itself\):\n {2}1× 502 the target \S+ cannot be reached \(ECONNREFUSED\)\nproxy summary: 1 exchanges, 0 reached the target, 1 never did\n/,
     );
+    // The one line that says why is on stderr, and is its last.
     const last = stderr.trimEnd().split('\n').at(-1);
     expect(last).toBe(
       `print-conformance: no request reached the target ${target} (1× 502 the target ${target} cannot be reached (ECONNREFUSED)); check --target and that the service is up (the run could not be made)`,
