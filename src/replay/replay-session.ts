@@ -1,5 +1,5 @@
 import type { ReplaySummary } from '../findings/replay.js';
-import { REDACTED } from '../http/mask-secrets.js';
+import { DEFAULT_NAMES, REDACTED } from '../http/mask-secrets.js';
 import { send } from '../http/send.js';
 import { type JudgeResult, RecordingJudge } from '../recording/recording-judge.js';
 import type { Exchange, Headers } from '../validate/exchange.js';
@@ -41,10 +41,17 @@ export interface ReplayOutcome {
   droppedCredentials: string[];
 }
 
-/** The exchange as the judge and its reports see it: the user's credentials never reach a report. */
+/** Header names whose values `run` treats as credentials too, whatever the redactor knows. */
+const CREDENTIAL_NAME = /authorization|api-key|token|cookie|secret/i;
+
+/**
+ * The exchange as the judge and its reports see it: the user's credentials never reach a report.
+ * Other given headers (an Accept, say) stay as sent: the judge reads them.
+ */
 function withoutCredentials(exchange: Exchange, credentials: Headers): Exchange {
   const headers = { ...exchange.request.headers };
-  for (const name of Object.keys(credentials)) if (name in headers) headers[name] = REDACTED;
+  for (const name of Object.keys(credentials))
+    if (name in headers && (CREDENTIAL_NAME.test(name) || DEFAULT_NAMES.isSecretKey(name))) headers[name] = REDACTED;
   return { ...exchange, request: { ...exchange.request, headers } };
 }
 

@@ -282,6 +282,10 @@ describe('what cannot or must not be sent again', () => {
     expect(given.json?.replay).toMatchObject({ replayed: 4, differing: 0 });
     expect(readFileSync(join(folder, 'reports', 'junit.xml'), 'utf8')).not.toContain('replay-secret-token');
     expect(JSON.stringify(given.json)).not.toContain('replay-secret-token');
+    const header = await replayed([withAuth], guarded, ['--header', 'Authorization: Bearer replay-secret-token']);
+    expect(header.code, header.stderr).toBe(0);
+    expect(JSON.stringify(header.json)).not.toContain('replay-secret-token');
+    expect(header.stdout + header.stderr).not.toContain('replay-secret-token');
   });
 
   it('a target that cannot be reached: exit 2 with one line', async () => {
