@@ -8,9 +8,10 @@ import { type Exchange, header, mediaType } from './exchange.js';
 // (preflights, the shop's pages, other hosts) is counted apart and judged by no rule.
 
 export type Scope =
-  | { kind: 'interface'; operation: 'checkout' | 'files'; code: string }
+  /** `urlPath`: the request URL's path, read once here for the rules that compare it. */
+  | { kind: 'interface'; operation: 'checkout' | 'files'; code: string; urlPath: string }
   /** Under checkout or files, but not the shape of a URL the order endpoints give. */
-  | { kind: 'misaddressed'; operation: 'checkout' | 'files'; path: string }
+  | { kind: 'misaddressed'; operation: 'checkout' | 'files'; path: string; urlPath: string }
   /** POST orders or GET orders/{id}: read for the URLs the order gives. */
   | { kind: 'order'; id?: string }
   | { kind: 'outside'; reason: string };
@@ -105,8 +106,9 @@ export class ServiceBase {
     if (first === undefined || !OPERATIONS.has(first)) return { kind: 'outside', reason: NOT_THE_INTERFACE.path };
     const operation = first as 'checkout' | 'files';
     if (isPage(exchange)) return { kind: 'outside', reason: NOT_THE_INTERFACE.page };
-    if (segments.length === 2) return { kind: 'interface', operation, code: segments[1] as string };
-    return { kind: 'misaddressed', operation, path: segments.join('/') };
+    if (segments.length === 2)
+      return { kind: 'interface', operation, code: segments[1] as string, urlPath: url.pathname };
+    return { kind: 'misaddressed', operation, path: segments.join('/'), urlPath: url.pathname };
   }
 
   /**

@@ -26,14 +26,6 @@ export interface TrafficJudgement {
   judgement?: Judgement;
 }
 
-function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return url;
-  }
-}
-
 /** An accepted order answer, read for the URLs and values it gives. */
 function learnOrder(exchange: Exchange, id: string | undefined, given: GivenUrls): void {
   const response = exchange.response;
@@ -56,7 +48,7 @@ export function judgeTraffic(exchange: Exchange, state: TrafficState): TrafficJu
   }
   if (scope.kind === 'outside') return { scope };
   const method = exchange.request.method.toUpperCase();
-  const path = pathOf(exchange.request.url);
+  const path = scope.urlPath;
   if (scope.kind === 'misaddressed')
     return { scope, judgement: judgeMisaddressed((out) => checkGivenUrl(scope, method, path, state.given, out)) };
   const judgement = judgeExchange(exchange, state.checkouts, (out) =>
