@@ -3,6 +3,7 @@ import { exitCodeOf } from '../validate/verdicts.js';
 import { coverageRows } from './coverage-lines.js';
 import { exchangeLine } from './failure-text.js';
 import { generatedLines } from './generated-lines.js';
+import { replayNotes } from './replay-lines.js';
 import { commandLine, exitCodeOfResult, trafficLines } from './traffic-lines.js';
 
 // The run as Markdown, for a pull-request comment or a GitHub job summary (--summary-md,
@@ -85,6 +86,9 @@ export function markdownSummary(result: RunResult, options: MarkdownOptions = {}
   if (command) lines.push(cellText(command), '');
   for (const line of trafficLines(result)) lines.push(cell(line), '');
   for (const line of generatedLines(result)) lines.push(cell(line), '');
+  // A replay's list of differences is one paragraph: its lines belong together.
+  const replay = replayNotes(result);
+  if (replay.length > 0) lines.push(replay.map(cell).join('\n'), '');
   const listed = result.rules
     .filter((rule) => rule.status === 'failed' || rule.status === 'untested')
     .sort((a, b) => rank(a) - rank(b));

@@ -163,8 +163,15 @@ describe('replay of HAR files and of clients that get the interface wrong', () =
 
 describe('replay against mutant services', () => {
   it('a service that drops city from checkout answers: checkout.echo fails and the city is named, exit 1', async () => {
-    const result = await replayed([recordings.json as string], { dialect: { rewrite: withoutCity } });
+    const summary = join(folder, 'no-city.md');
+    const result = await replayed([recordings.json as string], { dialect: { rewrite: withoutCity } }, [
+      '--summary-md',
+      summary,
+    ]);
     expect(result.code, result.stderr).toBe(1);
+    expect(readFileSync(summary, 'utf8')).toMatch(
+      /- differs: POST \S+\/checkout\/\S+ \(line 2\): \/billing\/address\/city: recorded "Amsterdam", now absent/,
+    );
     const echo = ruleOf(result.json, 'checkout.echo');
     expect(echo?.status).toBe('failed');
     expect(echo?.failures.map((failure) => failure.message).join('\n')).toMatch(/city/i);
