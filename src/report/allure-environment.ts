@@ -1,4 +1,5 @@
 import type { RunResult } from '../findings/types.js';
+import { coverageRows } from './coverage-lines.js';
 
 // What Allure 2 and 3 show beside the tests: environment.properties (the target, the tool and its
 // version, how the run was made) and executor.json (who ran it: the CI build when there is one, so
@@ -13,6 +14,13 @@ export function allureEnvironment(result: RunResult): Record<string, string> {
     strict: String(result.strict),
   };
   if (result.generated) info.seed = String(result.generated.seed);
+  // Coverage shows on the report's overview beside the target: what the run's exchanges exercised.
+  for (const row of coverageRows(result.coverage)) {
+    const members = [row.request && `request members ${row.request}`, row.response && `answer members ${row.response}`];
+    info[`coverage ${row.operation}`] = [row.exchanges, `answered ${row.statuses}`, ...members.filter(Boolean)].join(
+      '; ',
+    );
+  }
   return info;
 }
 
