@@ -3,6 +3,7 @@ import { hideBin } from 'yargs/helpers';
 import { TOOL_VERSION } from '../contract/package-root.js';
 import { UsageError } from '../findings/usage-error.js';
 import { STDIN } from '../recording/read-exchanges.js';
+import { examplesOnTheirOwnLines } from './help-examples.js';
 import { mergeCommand } from './merge-command.js';
 import { openapiCommand } from './openapi-command.js';
 import { commandSpecs, type OptionSpec } from './option-specs.js';
@@ -35,6 +36,8 @@ try {
   fail(error instanceof Error ? error.message : String(error));
 }
 
+const HELP_WIDTH = Math.min(110, process.stdout.columns || 110);
+
 // Every command's options, learnt before parsing (yargs then enters the command's own context).
 let specs = new Map<string, OptionSpec>();
 
@@ -61,13 +64,14 @@ const cli = yargs(command === 'validate' ? args.map((arg) => (arg === '-' ? STDI
   .recommendCommands()
   .help()
   .alias('h', 'help')
-  .wrap(Math.min(110, process.stdout.columns || 110))
+  .wrap(HELP_WIDTH)
   .fail((message, error) => {
     // yargs' own complaints (unknown option, missing value) come without an error object.
     if (error) fail(error.message, error instanceof UsageError ? undefined : error);
     fail(`${unknownArguments(message, args, specs) ?? message}; see --help`);
   });
 
+examplesOnTheirOwnLines(cli, HELP_WIDTH);
 runCommand(cli);
 rulesCommand(cli);
 openapiCommand(cli);

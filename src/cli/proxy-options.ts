@@ -32,12 +32,14 @@ export function proxyOptions(y: Argv) {
     .option('violations-header', {
       type: 'boolean',
       default: true,
-      describe: 'List violations in a print-conformance-violations response header',
+      describe:
+        'List violations in a print-conformance-violations response header; --no-violations-header leaves answers as the target sent them',
     })
     .option('rewrite-urls', {
       type: 'boolean',
       default: true,
-      describe: 'Rewrite absolute target URLs in answers to the proxy',
+      describe:
+        'Rewrite absolute target URLs in answers (bodies, Location) to the proxy, so clients stay behind it; --no-rewrite-urls passes them unchanged',
     })
     .option('validate-limit', {
       type: 'string',
