@@ -24,8 +24,6 @@ export interface ReplayOptions {
   timeoutMs: number;
   /** The recorded service's base URL, when the recording holds other hosts or paths. */
   recordedBase?: string;
-  /** Told of each exchange not sent again, as it is met. */
-  onNotReplayed?: (at: { file: number; line: number }, what: string, reason: string) => void;
 }
 
 export interface ReplayOutcome {
@@ -95,7 +93,6 @@ export async function replayRecordings(files: string[], options: ReplayOptions):
       // A body that was not recorded whole is what the user can fix first: it is named first.
       const why = 'reason' in body ? body.reason : 'reason' in mapped ? mapped.reason : '';
       log.notReplayed(item.at, method, recordedUrl, why, recorded.response?.status);
-      options.onNotReplayed?.(item.at, `${method} ${recordedUrl}`, why);
       if (scope.kind === 'order') map.learn(recordedOrder, undefined, `${method} ${recordedUrl} was not sent again`);
       continue;
     }
