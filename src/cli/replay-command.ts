@@ -22,6 +22,8 @@ import { checkReportPlaces, clearPreviousReports } from './writable.js';
 // recorded ones. A team records its client once and checks each build of the service without it.
 
 const SHOWN_WARNINGS = 20;
+/** POST orders and GET orders/{id}. */
+const ORDER_URL = /\/orders(?:\/[^/?#]+)?\/?(?:[?#]|$)/i;
 
 const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
 
@@ -135,7 +137,9 @@ export function replayCommand(yargs: Argv) {
           `no exchange of the interface in ${files.join(', ')}${replay.notInterface > 0 ? ` (it holds ${replay.notInterface} exchanges that are not the interface)` : ''}`,
         );
       if (tally.exchanges === 0) {
-        const first = replay.exchanges.find((entry) => entry.notReplayed !== undefined)?.notReplayed;
+        // The reason of a checkout or upload request says what to do; an order's only follows from it.
+        const unsent = replay.exchanges.filter((entry) => entry.notReplayed !== undefined);
+        const first = (unsent.find((entry) => !ORDER_URL.test(entry.recordedUrl)) ?? unsent[0])?.notReplayed;
         throw new UsageError(
           `nothing in ${files.join(', ')} could be replayed: ${replay.notReplayed} of ${replay.recorded} exchanges could not be sent again${first ? ` (${first})` : ''}`,
         );

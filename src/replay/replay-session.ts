@@ -8,7 +8,8 @@ import { type AnswerKind, answerDifferences } from './answer-differences.js';
 import { type OrderAnswer, readOrderAnswer } from './order-answer.js';
 import { recordedExchanges } from './recorded-exchanges.js';
 import { ReplayLog } from './replay-log.js';
-import { replayBody, replayHeaders } from './replay-request.js';
+import { type ReplayBody, replayBody, replayHeaders } from './replay-request.js';
+import { holdsReplayableRequest } from './replayable.js';
 import { type Mapped, ReplayMap } from './url-map.js';
 
 // Sends the client requests of recordings again, in their order, to another service: a fresh order
@@ -64,6 +65,7 @@ export async function replayRecordings(files: string[], options: ReplayOptions):
   const log = new ReplayLog();
   const dropped = new Set<string>();
   const outcome = { sent: 0, answered: 0, refused: 0, firstError: undefined as string | undefined };
+  const placeOrders = await holdsReplayableRequest(files, options.recordedBase);
 
   for await (const item of recordedExchanges(files)) {
     if ('warning' in item) {
@@ -88,7 +90,10 @@ export async function replayRecordings(files: string[], options: ReplayOptions):
           : base
             ? map.rebased(recordedUrl, base)
             : { reason: "the recorded service's base URL is not known" };
-    const body = replayBody(recorded.request.body, recorded.request.headers);
+    const body: ReplayBody =
+      scope.kind === 'order' && !placeOrders
+        ? { reason: 'no checkout or upload request of the recording can be sent again, so no order is placed for them' }
+        : replayBody(recorded.request.body, recorded.request.headers);
     if ('reason' in mapped || 'reason' in body) {
       // A body that was not recorded whole is what the user can fix first: it is named first.
       const why = 'reason' in body ? body.reason : 'reason' in mapped ? mapped.reason : '';
