@@ -13,6 +13,22 @@ function isExchange(value: unknown): value is Exchange {
   return typeof request?.method === 'string' && typeof request.url === 'string';
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Why a recorded request cannot be sent as it stands (headers or body of another shape), if it cannot. */
+function flawOf(exchange: Exchange): string | undefined {
+  const { headers, body } = exchange.request as { headers?: unknown; body?: unknown };
+  if (headers !== undefined && !isObject(headers)) return 'request.headers is not an object';
+  if (isObject(headers) && Object.values(headers).some((value) => typeof value !== 'string'))
+    return 'a request header is not a string';
+  if (body === undefined) return undefined;
+  if (!isObject(body) || typeof body.size !== 'number') return 'request.body is not a recorded body';
+  if (body.text !== undefined && typeof body.text !== 'string') return 'request.body.text is not a string';
+  if (body.base64 !== undefined && typeof body.base64 !== 'string') return 'request.body.base64 is not a string';
+  return undefined;
+}
+
 function itemOfLine(text: string, at: LineRef): RecordedItem {
   let value: unknown;
   try {
@@ -21,6 +37,8 @@ function itemOfLine(text: string, at: LineRef): RecordedItem {
     return { at, warning: `line ${at.line} is not JSON (cut off?); skipped` };
   }
   if (!isExchange(value)) return { at, warning: `line ${at.line} has no request method and URL; skipped` };
+  const flaw = flawOf(value);
+  if (flaw) return { at, warning: `line ${at.line} cannot be sent again: ${flaw}; skipped` };
   value.request.headers ??= {};
   return { at, exchange: value };
 }

@@ -3,7 +3,7 @@ import { DEFAULT_NAMES, REDACTED } from '../http/mask-secrets.js';
 import { send } from '../http/send.js';
 import { type JudgeResult, RecordingJudge } from '../recording/recording-judge.js';
 import type { Exchange, Headers } from '../validate/exchange.js';
-import { ServiceBase } from '../validate/scope.js';
+import { type Scope, ServiceBase } from '../validate/scope.js';
 import { type AnswerKind, answerDifferences } from './answer-differences.js';
 import { type OrderAnswer, readOrderAnswer } from './order-answer.js';
 import { recordedExchanges } from './recorded-exchanges.js';
@@ -74,7 +74,14 @@ export async function replayRecordings(files: string[], options: ReplayOptions):
     }
     const recorded = item.exchange;
     const { method, url: recordedUrl } = recorded.request;
-    const scope = recordedBase.scopeOf(recorded);
+    let scope: Scope;
+    try {
+      scope = recordedBase.scopeOf(recorded);
+    } catch (error) {
+      // One exchange of an odd shape must not cost the replay of all the others.
+      judge.warn(`line ${item.at.line} could not be read: ${(error as Error).message}; skipped`, item.at);
+      continue;
+    }
     if (scope.kind === 'outside') {
       judge.countOutside(scope.reason);
       log.outside();

@@ -299,6 +299,22 @@ describe('what cannot or must not be sent again', () => {
     expect(header.stdout + header.stderr).not.toContain('replay-secret-token');
   });
 
+  it('lines that are not JSON or not a request of the recorded shape are skipped with a warning', async () => {
+    const lines = readFileSync(recordings.json as string, 'utf8')
+      .trim()
+      .split('\n');
+    const odd = JSON.stringify({ request: { method: 'POST', url: 'http://127.0.0.1:9/v2/files/x', headers: 'x' } });
+    const broken = join(folder, 'broken.ndjson');
+    writeFileSync(broken, `${[lines[0], '{"request": {"meth', odd, ...lines.slice(1)].join('\n')}\n`);
+    const result = await replayed([broken]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.json?.replay).toMatchObject({ recorded: 4, replayed: 4 });
+    expect(result.stderr).toMatch(/warning: .*broken\.ndjson: line 2 is not JSON/);
+    expect(result.stderr).toMatch(
+      /warning: .*broken\.ndjson: line 3 cannot be sent again: request\.headers is not an object/,
+    );
+  });
+
   it('a target that cannot be reached: exit 2 with one line', async () => {
     const result = await runCli([
       'replay',
