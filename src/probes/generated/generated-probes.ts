@@ -8,7 +8,14 @@ import { CheckoutState, judgeExchange } from '../../validate/index.js';
 import { type Format, MEDIA_TYPE_OF } from '../config.js';
 import type { ProbeRun, RecordOptions } from '../probe-run.js';
 import { type JsonSpelling, jsonSpelling, writeJson, writeXml, type XmlSpelling, xmlSpelling } from './spellings.js';
-import { type GeneratedUpload, generatedUpload, uploadBody } from './uploads.js';
+import {
+  type GeneratedUpload,
+  generatedUpload,
+  type RefusedUpload,
+  refusedUpload,
+  refusedUploadBody,
+  uploadBody,
+} from './uploads.js';
 import { address, invalidReturnUrl, validReturnUrl } from './values.js';
 
 // Generated tests: after the fixed probes, checkout set-ups and uploads drawn from the description
@@ -79,6 +86,8 @@ const setUps = (format: Format, returnUrl: fc.Arbitrary<string>) =>
 
 interface Property<T> {
   name: string;
+  /** Its share of the cases: valid set-ups, where most faults hide, get the most. */
+  weight: number;
   arbitrary: fc.Arbitrary<T>;
   steps: (value: T) => Promise<Step[]>;
 }
@@ -138,17 +147,33 @@ export async function runGenerated(run: ProbeRun, options: GenerateOptions): Pro
     ];
   };
 
+  const refusedUploadSteps = async (upload: RefusedUpload & { format: Format }): Promise<Step[]> => {
+    if (!uploadUrl) return [];
+    const { body, contentType } = refusedUploadBody(upload);
+    const headers = { accept: MEDIA_TYPE_OF[upload.format], 'content-type': contentType };
+    const answer = await exchange('POST', uploadUrl, headers, body);
+    const what = `a generated upload of ${body.length} bytes declared ${upload.type}${upload.multipart ? ' (multipart)' : ''}`;
+    return [
+      {
+        exchange: answer,
+        options: { format: upload.format, expect: { rule: 'upload.content-type', answer: 'rejected', what } },
+      },
+    ];
+  };
+
   const properties: Property<never>[] = [];
   const add = <T>(property: Property<T>) => properties.push(property as unknown as Property<never>);
   if (!config.readOnly) {
     for (const format of config.formats) {
       add({
         name: `valid ${format} set-ups`,
+        weight: 3,
         arbitrary: setUps(format, validReturnUrl),
         steps: (s) => checkoutSteps(s, true),
       });
       add({
         name: `invalid ${format} set-ups`,
+        weight: 1,
         arbitrary: setUps(format, invalidReturnUrl),
         steps: (s) => checkoutSteps(s, false),
       });
@@ -156,18 +181,33 @@ export async function runGenerated(run: ProbeRun, options: GenerateOptions): Pro
     if (uploadUrl)
       add({
         name: 'uploads',
+        weight: 2,
         arbitrary: fc
           .tuple(generatedUpload(options.maxUploadBytes), fc.constantFrom(...config.formats))
           .map(([upload, format]) => ({ ...upload, format })),
         steps: uploadSteps,
+      });
+    if (uploadUrl)
+      add({
+        name: 'uploads of types to refuse',
+        weight: 1,
+        arbitrary: fc
+          .tuple(refusedUpload, fc.constantFrom(...config.formats))
+          .map(([upload, format]) => ({ ...upload, format })),
+        steps: refusedUploadSteps,
       });
   }
 
   const report: GeneratedReport = { seed: options.seed, ran: 0, asked: options.runs, interrupted: false, failures: [] };
   if (properties.length === 0) return report;
   const started = Date.now();
+  const weights = properties.reduce((sum, property) => sum + property.weight, 0);
+  const shares = properties.map((property) => Math.floor((options.runs * property.weight) / weights));
+  // What rounding left over goes to the first properties, so that the shares add up to the runs asked.
+  for (let index = 0; shares.reduce((a, b) => a + b, 0) < options.runs; index += 1)
+    shares[index % shares.length] = (shares[index % shares.length] as number) + 1;
   for (const [index, property] of properties.entries()) {
-    const share = Math.floor(options.runs / properties.length) + (index < options.runs % properties.length ? 1 : 0);
+    const share = shares[index] as number;
     const left = options.timeMs - (Date.now() - started);
     if (share === 0) continue;
     if (left <= 0) {

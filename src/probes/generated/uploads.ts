@@ -64,3 +64,33 @@ export function uploadBody(upload: GeneratedUpload): { body: Buffer; contentType
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
+
+/** Types the service must refuse an upload under (seed §4.3 allows PDF, PNG and JPEG only). */
+const REFUSED_TYPES = ['text/plain', 'application/octet-stream', 'application/x-pdf', 'image/gif', 'application/json'];
+
+export interface RefusedUpload {
+  multipart: boolean;
+  type: string;
+  bytes: Uint8Array;
+}
+
+/** An upload of one byte or more, declared (raw, or as the file part's type) as a type to refuse. */
+export const refusedUpload: fc.Arbitrary<RefusedUpload> = fc.record({
+  multipart: fc.boolean(),
+  type: fc.constantFrom(...REFUSED_TYPES),
+  bytes: fc.uint8Array({ minLength: 1, maxLength: 4096 }),
+});
+
+export function refusedUploadBody(upload: RefusedUpload): { body: Buffer; contentType: string } {
+  const file = Buffer.from(upload.bytes);
+  if (!upload.multipart) return { body: file, contentType: upload.type };
+  const boundary = '----print-conformance-generated-7MA4YWxkTrZu0gW';
+  const body = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="file.bin"\r\nContent-Type: ${upload.type}\r\n\r\n`,
+    ),
+    file,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+}
