@@ -4,7 +4,7 @@ import type { Argv } from 'yargs';
 import { TOOL_NAME } from '../contract/package-root.js';
 import type { RunResult } from '../findings/types.js';
 import { UsageError } from '../findings/usage-error.js';
-import { consoleSummary } from '../report/console-summary.js';
+import { consoleSummary, terminalWidth } from '../report/console-summary.js';
 import { githubAnnotations } from '../report/github-annotations.js';
 import { runResult } from '../report/run-result.js';
 import { writeReports } from '../report/write-reports.js';
@@ -77,7 +77,7 @@ export function mergeCommand(yargs: Argv) {
         sarif: argv.sarif,
       });
       writeMarkdownOutputs(result, argv['summary-md']);
-      process.stdout.write(consoleSummary(result));
+      process.stdout.write(consoleSummary(result, { width: terminalWidth(process.stdout) }));
       if (argv.reporter === 'github') process.stdout.write(githubAnnotations(result));
       process.exitCode = exitCodeOf(result.rules);
     },

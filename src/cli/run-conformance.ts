@@ -8,7 +8,7 @@ import { redactText } from '../http/redact.js';
 import type { Format, SuiteConfig } from '../probes/index.js';
 import type { SampleType } from '../probes/sample-files.js';
 import { colourWanted } from '../report/colour.js';
-import { consoleSummary } from '../report/console-summary.js';
+import { consoleSummary, terminalWidth } from '../report/console-summary.js';
 import { githubAnnotations } from '../report/github-annotations.js';
 import { runResult } from '../report/run-result.js';
 import { writeReports } from '../report/write-reports.js';
@@ -223,7 +223,9 @@ export async function runConformance(options: RunOptions): Promise<void> {
     });
     writeMarkdownOutputs(result, options.summaryMd);
     interrupt.reportsWritten(exitCodeOf(result.rules));
-    process.stdout.write(consoleSummary(result, { colour: colourWanted(process.stdout) }));
+    process.stdout.write(
+      consoleSummary(result, { colour: colourWanted(process.stdout), width: terminalWidth(process.stdout) }),
+    );
     if (options.reporter === 'github') process.stdout.write(githubAnnotations(result));
     process.exitCode = exitCodeOf(result.rules);
   } finally {

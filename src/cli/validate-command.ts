@@ -2,7 +2,7 @@ import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
 import { judgeRecordings } from '../recording/judge-recordings.js';
 import { colourWanted } from '../report/colour.js';
-import { consoleSummary } from '../report/console-summary.js';
+import { consoleSummary, terminalWidth } from '../report/console-summary.js';
 import { githubAnnotations } from '../report/github-annotations.js';
 import { runResult } from '../report/run-result.js';
 import { writeReports } from '../report/write-reports.js';
@@ -170,7 +170,9 @@ export function validateCommand(yargs: Argv) {
       const read =
         tally.exchanges + tally.traffic.orders + Object.values(tally.traffic.notInterface).reduce((a, n) => a + n, 0);
       if (!argv.quiet) process.stderr.write(`${read} exchanges read${skipped ? `, ${skipped} lines skipped` : ''}\n`);
-      process.stdout.write(consoleSummary(result, { colour: colourWanted(process.stdout) }));
+      process.stdout.write(
+        consoleSummary(result, { colour: colourWanted(process.stdout), width: terminalWidth(process.stdout) }),
+      );
       if (argv.reporter === 'github') process.stdout.write(githubAnnotations(result));
       process.exitCode = exitCodeOf(result.rules);
     },

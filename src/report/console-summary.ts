@@ -1,4 +1,4 @@
-import type { RuleResult, RunResult } from '../findings/types.js';
+import type { Finding, RuleResult, RunResult } from '../findings/types.js';
 import { type Paint, painter, type Style } from './colour.js';
 import { coverageLines } from './coverage-lines.js';
 import { failureDetail } from './failure-detail.js';
@@ -46,18 +46,47 @@ function note(rule: RuleResult): string {
     .concat(rule.formats.length ? ' exchanges' : '');
 }
 
-function failureLines(rule: RuleResult): string[] {
+/** Findings that say the same thing (format, side, message) of several exchanges, told once. */
+interface SameFinding {
+  first: Finding;
+  count: number;
+}
+
+function sameFindings(failures: readonly Finding[]): SameFinding[] {
+  const groups = new Map<string, SameFinding>();
+  for (const failure of failures) {
+    const key = JSON.stringify([failure.format, failure.side, failure.message]);
+    const group = groups.get(key);
+    if (group) group.count += 1;
+    else groups.set(key, { first: failure, count: 1 });
+  }
+  return [...groups.values()];
+}
+
+/** A line cut to `width` characters at a terminal, saying how much was left out; whole elsewhere. */
+function fitted(line: string, width: number | undefined): string {
+  if (width === undefined || line.length <= width) return line;
+  const tail = ` … (${line.length - width} more characters in results.json)`;
+  return `${line.slice(0, Math.max(20, width - tail.length))}${tail}`;
+}
+
+/** Under a failed rule: each distinct finding once, with how many exchanges showed it and one to reproduce it. */
+function failureLines(rule: RuleResult, width: number | undefined): string[] {
   const lines: string[] = [];
-  for (const failure of rule.failures.slice(0, 3)) {
+  const groups = sameFindings(rule.failures);
+  const shown = groups.slice(0, 3);
+  for (const { first: failure, count } of shown) {
+    const times = count > 1 ? ` (${count} exchanges)` : '';
     lines.push(
-      `        ${failure.format === 'any' ? '' : `[${failure.format}] `}${failure.side}: ${oneLine(failure.message, 200)}`,
+      `        ${failure.format === 'any' ? '' : `[${failure.format}] `}${failure.side}: ${oneLine(failure.message, 200)}${times}`,
     );
-    lines.push(`          ${exchangeLine(failure)}`);
+    lines.push(fitted(`          ${exchangeLine(failure)}`, width));
     if (failure.exchange.responseBody && failure.exchange.excerpt === undefined)
       lines.push(`          answered: ${oneLine(failure.exchange.responseBody)}`);
-    lines.push(...failureDetail(failure.exchange, '          '));
+    lines.push(...failureDetail(failure.exchange, '          ').map((line) => fitted(line, width)));
   }
-  const more = rule.failures.length - Math.min(3, rule.failures.length) + rule.moreFailures;
+  const told = shown.reduce((sum, group) => sum + group.count, 0);
+  const more = rule.failures.length - told + rule.moreFailures;
   if (more > 0) lines.push(`        … and ${more} more`);
   return lines;
 }
@@ -65,6 +94,13 @@ function failureLines(rule: RuleResult): string[] {
 export interface ConsoleOptions {
   /** Colour the verdict words (see colourWanted). */
   colour?: boolean;
+  /** A terminal's width: detail lines (bodies, reproductions) longer than it are shortened. */
+  width?: number;
+}
+
+/** The width to fit detail lines to: a terminal's; none for a file, a pipe or a CI log, which keep them whole. */
+export function terminalWidth(stream: { isTTY?: boolean; columns?: number }): number | undefined {
+  return stream.isTTY && stream.columns ? Math.max(60, stream.columns) : undefined;
 }
 
 export function consoleSummary(result: RunResult, options: ConsoleOptions = {}): string {
@@ -75,7 +111,7 @@ export function consoleSummary(result: RunResult, options: ConsoleOptions = {}):
   for (const rule of shown) {
     const verdict = paint(styleOf(rule), mark(rule).padEnd(9));
     lines.push(`${verdict} ${rule.id.padEnd(width)}  ${rule.severity.padEnd(8)}  ${note(rule)}`);
-    if (rule.status === 'failed') lines.push(...failureLines(rule));
+    if (rule.status === 'failed') lines.push(...failureLines(rule, options.width));
   }
   const unselected = result.rules.length - shown.length;
   if (unselected > 0) lines.push(`(${unselected} rules not selected by --only/--skip)`);

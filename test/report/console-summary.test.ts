@@ -87,3 +87,63 @@ describe('colour', () => {
     expect(colourWanted(tty, { FORCE_COLOR: 'false' })).toBe(false);
   });
 });
+
+describe('failures in the console summary', () => {
+  function repeated(count: number, curl: string): RunResult {
+    const tally = emptyTally();
+    Object.assign(tally.evidence, Object.fromEntries(RULES.map((r) => [r.id, { json: count, xml: 1, any: 1 }])));
+    tally.broken['checkout.json.no-tax'] = { json: count + 1 };
+    for (let index = 0; index < count; index += 1)
+      tally.findings.push({
+        rule: 'checkout.json.no-tax',
+        format: 'json',
+        side: 'response',
+        message: 'a JSON checkout response has a tax member',
+        exchange: {
+          method: 'GET',
+          url: `http://s.test/v2/checkout/c${index}`,
+          requestHeaders: {},
+          status: 200,
+          curl: `${curl} c${index}`,
+        },
+      });
+    tally.findings.push({
+      rule: 'checkout.json.no-tax',
+      format: 'json',
+      side: 'response',
+      message: 'tax is null',
+      exchange: { method: 'GET', url: 'http://s.test/v2/checkout/other', requestHeaders: {}, status: 200 },
+    });
+    const selected = new Set<RuleId>(RULES.map((r) => r.id));
+    const context = { face: 'traffic' as const, selected, formats: ['json' as const, 'xml' as const], strict: false };
+    return runResult({
+      target: 'http://s.test/v2/',
+      started: Date.now(),
+      context,
+      rules: verdictsOf(tally, context),
+      tally,
+    });
+  }
+
+  it('tells a message repeated by many exchanges once, with their count and one reproduction', () => {
+    const text = consoleSummary(repeated(10, "curl -X GET 'http://s.test/v2/checkout'"));
+    expect(text.match(/a JSON checkout response has a tax member/g)).toHaveLength(1);
+    expect(text).toContain('[json] response: a JSON checkout response has a tax member (10 exchanges)');
+    expect(text.match(/reproduce: /g)).toHaveLength(1);
+    expect(text).toContain('GET http://s.test/v2/checkout/c0 → 200');
+    expect(text).not.toContain('checkout/c1 ');
+    // The other message is told too, and nothing is left to "more".
+    expect(text).toContain('[json] response: tax is null\n');
+    expect(text).not.toMatch(/… and \d+ more/);
+  });
+
+  it('shortens a long reproduction to a terminal width, and keeps it whole elsewhere', () => {
+    const curl = `curl -X POST --data '${'x'.repeat(1200)}'`;
+    const atTerminal = consoleSummary(repeated(2, curl), { width: 100 });
+    const line = atTerminal.split('\n').find((l) => l.includes('reproduce: ')) as string;
+    expect(line.length).toBeLessThanOrEqual(100);
+    expect(line).toMatch(/… \(\d+ more characters in results\.json\)$/);
+    const piped = consoleSummary(repeated(2, curl));
+    expect(piped).toContain(`reproduce: ${curl} c0`);
+  });
+});
