@@ -65,5 +65,8 @@ export function readOrderAnswer(exchange: Exchange): OrderAnswer | undefined {
   const out: OrderAnswer = { urls: new Map() };
   if (read.document.format === 'json') walkJson(read.document.value, '', 0, out);
   else walkXml(read.document.root, '', 0, out);
+  // An answer that names its order only in Location (orders/{id}) still names it.
+  const location = /\/orders\/([^/?#]+)\/?(?:[?#]|$)/.exec(header(response.headers, 'location') ?? '')?.[1];
+  if (out.id === undefined && location !== undefined) out.id = location;
   return out;
 }

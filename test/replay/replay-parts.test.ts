@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerDifferences } from '../../src/replay/answer-differences.js';
-import type { OrderAnswer } from '../../src/replay/order-answer.js';
+import { type OrderAnswer, readOrderAnswer } from '../../src/replay/order-answer.js';
 import { replayBody, replayHeaders } from '../../src/replay/replay-request.js';
 import { ReplayMap } from '../../src/replay/url-map.js';
 import type { Exchange } from '../../src/validate/exchange.js';
@@ -102,6 +102,31 @@ const checkoutJson = (paymentUrl: string, city = 'Amsterdam', amount = 22.49) =>
     returnUrl: 'https://shop.test/x',
     billing: { address: { name: 'A', city, country: 'NL' } },
   });
+
+describe('what an order answer gives', () => {
+  it('reads the URLs by their place, and the id from the body or else from Location', () => {
+    const answer = (body: unknown, location?: string): Exchange => ({
+      request: { method: 'POST', url: `${OLD}orders`, headers: {} },
+      response: {
+        status: 201,
+        headers: { 'content-type': 'application/json', ...(location ? { location } : {}) },
+        body: { text: JSON.stringify(body), size: 1 },
+      },
+    });
+    const body = {
+      checkout: { setupUrl: `${OLD}checkout/A` },
+      items: [{ files: { cover: { uploadUrl: `${OLD}files/B` } } }],
+    };
+    expect(readOrderAnswer(answer({ id: 'O1', ...body }))).toEqual({
+      id: 'O1',
+      urls: new Map([
+        ['checkout/setupurl', `${OLD}checkout/A`],
+        ['items/0/files/cover/uploadurl', `${OLD}files/B`],
+      ]),
+    });
+    expect(readOrderAnswer(answer(body, `${OLD}orders/O2`))?.id).toBe('O2');
+  });
+});
 
 describe('differences between a recorded and a new answer', () => {
   it('ignores what must differ (PaymentUrl) and a status within its class', () => {
