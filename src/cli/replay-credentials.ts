@@ -1,5 +1,6 @@
 import { UsageError } from '../findings/usage-error.js';
 import type { Headers } from '../validate/exchange.js';
+import { parseHeaders } from './header-option.js';
 
 // The credentials a replay sends in place of the recording's (which the proxy redacted): --header,
 // --token, or a token fetched with --client-id/--client-secret, as `run` takes them.
@@ -9,16 +10,6 @@ export interface CredentialOptions {
   token?: string;
   'client-id'?: string;
   'client-secret'?: string;
-}
-
-function parseHeaders(values: string[]): Headers {
-  const headers: Headers = {};
-  for (const value of values) {
-    const colon = value.indexOf(':');
-    if (colon <= 0) throw new UsageError(`--header "${value}" is not "Name: value"`);
-    headers[value.slice(0, colon).trim().toLowerCase()] = value.slice(colon + 1).trim();
-  }
-  return headers;
 }
 
 export async function replayCredentials(

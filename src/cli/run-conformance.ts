@@ -18,6 +18,7 @@ import { exitCodeOf } from '../validate/verdicts.js';
 import { absoluteUrl, baseUrlOf } from './base-url.js';
 import { parseByteSize } from './byte-size.js';
 import { generateOptions } from './generate-options.js';
+import { parseHeaders } from './header-option.js';
 import { stopOnInterrupt } from './interrupt.js';
 import { writeMarkdownOutputs } from './markdown-outputs.js';
 import { numberOption } from './number-option.js';
@@ -57,16 +58,6 @@ export interface RunOptions {
   generate?: string;
   seed?: string;
   generateTime?: number;
-}
-
-function parseHeaders(values: string[]): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const value of values) {
-    const colon = value.indexOf(':');
-    if (colon <= 0) throw new UsageError(`--header "${value}" is not "Name: value"`);
-    headers[value.slice(0, colon).trim().toLowerCase()] = value.slice(colon + 1).trim();
-  }
-  return headers;
 }
 
 function readOrderBody(file: string | undefined): string | undefined {
