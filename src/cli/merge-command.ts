@@ -32,6 +32,49 @@ function readResults(file: string): RunResult {
   return value as RunResult;
 }
 
+const shardName = (result: RunResult) => (result.shard ? `${result.shard.k}/${result.shard.n}` : 'no shard');
+
+/**
+ * Shards make one run only all together, each once (CLI.md, "Shards"): a shard missing would pass
+ * its rules off as untested or passed on part of the traffic, one given twice would double its
+ * evidence. Results without a shard (parts a team split itself) are taken as given, each file once.
+ */
+export function checkShardSet(results: readonly RunResult[], files: readonly string[]): void {
+  const sharded = results.filter((result) => result.shard);
+  if (sharded.length > 0 && sharded.length < results.length) {
+    const whole = results.findIndex((result) => !result.shard);
+    const part = results.findIndex((result) => result.shard);
+    throw new UsageError(
+      `${files[whole]} is no shard (validate without --shard) but ${files[part]} is shard ${shardName(results[part] as RunResult)}: merge the shards of one run`,
+    );
+  }
+  const seen = new Map<string, number>();
+  for (const [index, result] of results.entries()) {
+    // Unsharded results are told apart by when and on what they ran.
+    const key = result.shard ? shardName(result) : `${result.startedAt} ${result.target} ${result.durationMs}`;
+    const before = seen.get(key);
+    if (before !== undefined)
+      throw new UsageError(
+        result.shard
+          ? `shard ${key} is given twice (${files[before]}, ${files[index]}); give each shard's results.json once`
+          : `${files[before]} and ${files[index]} are the same results; give each once`,
+      );
+    seen.set(key, index);
+  }
+  if (sharded.length === 0) return;
+  const counts = [...new Set(sharded.map((result) => result.shard?.n))];
+  if (counts.length > 1)
+    throw new UsageError(
+      `the results are shards of different splits (${sharded.map(shardName).join(', ')}): merge the shards of one run`,
+    );
+  const n = counts[0] as number;
+  const missing = Array.from({ length: n }, (_, index) => index + 1).filter((k) => !seen.has(`${k}/${n}`));
+  if (missing.length > 0)
+    throw new UsageError(
+      `shard ${missing.map((k) => `${k}/${n}`).join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing (given: ${sharded.map(shardName).join(', ')}); merge needs every shard's results.json`,
+    );
+}
+
 export function mergeResults(results: readonly RunResult[]): RunResult {
   const [first] = results;
   if (!first) throw new UsageError('merge needs at least one results.json');
@@ -68,7 +111,10 @@ export function mergeCommand(yargs: Argv) {
       ),
     (argv) => {
       checkReportPlaces(argv);
-      const result = mergeResults((argv.files ?? []).map((file) => readResults(String(file))));
+      const files = (argv.files ?? []).map(String);
+      const parts = files.map(readResults);
+      checkShardSet(parts, files);
+      const result = mergeResults(parts);
       writeReports(result, {
         reportDir: argv['report-dir'],
         jsonReport: argv['json-report'],

@@ -7,7 +7,7 @@ import { githubAnnotations } from '../report/github-annotations.js';
 import { runResult } from '../report/run-result.js';
 import { writeReports } from '../report/write-reports.js';
 import type { TallyData } from '../validate/tally.js';
-import { exitCodeOf, type VerdictContext, verdictsOf } from '../validate/verdicts.js';
+import { exitCodeOf, shardVerdicts, type VerdictContext, verdictsOf } from '../validate/verdicts.js';
 import { stopOnInterrupt } from './interrupt.js';
 import { writeMarkdownOutputs } from './markdown-outputs.js';
 import { withReportOptions } from './report-options.js';
@@ -153,8 +153,9 @@ export function validateCommand(yargs: Argv) {
         target: files.join(', '),
         started,
         context,
-        rules: verdictsOf(tally, context),
+        rules: shard ? shardVerdicts(verdictsOf(tally, context)) : verdictsOf(tally, context),
         tally,
+        ...(shard ? { shard: { k: shard.index, n: shard.count } } : {}),
       });
       writeReports(result, {
         reportDir: argv['report-dir'],

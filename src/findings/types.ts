@@ -185,6 +185,8 @@ export interface RunResult {
   command?: WrappedCommand;
   /** The exit code the run ends with, when it is not the verdict's own (a failed wrapped command). */
   exitCode?: number;
+  /** `validate --shard K/N`: which part of one run these results are (merge needs every K once). */
+  shard?: { k: number; n: number };
   /** `replay`: what was sent again, what could not be, and where the new answers differ. */
   replay?: ReplaySummary;
 }

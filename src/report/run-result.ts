@@ -17,6 +17,8 @@ export interface RunFacts {
   exitCode?: number;
   /** `run --generate`: what the generated tests did. */
   generated?: GeneratedSummary;
+  /** `validate --shard K/N`. */
+  shard?: { k: number; n: number };
 }
 
 export function runResult(facts: RunFacts): RunResult {
@@ -38,5 +40,6 @@ export function runResult(facts: RunFacts): RunResult {
     ...(facts.generated ? { generated: facts.generated } : {}),
     ...(facts.command ? { command: facts.command } : {}),
     ...(facts.exitCode !== undefined ? { exitCode: facts.exitCode } : {}),
+    ...(facts.shard ? { shard: facts.shard } : {}),
   };
 }

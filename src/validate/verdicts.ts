@@ -192,6 +192,22 @@ export function profileOf(rules: readonly RuleResult[]): Record<string, unknown>
   return profile;
 }
 
+/**
+ * The verdicts of one shard of a run: what the shard could not test another shard may have, so an
+ * untested rule fails no shard (it stays `untested`, and merge decides); a failed rule fails it.
+ */
+export function shardVerdicts(rules: readonly RuleResult[]): RuleResult[] {
+  return rules.map((rule) =>
+    rule.status === 'untested' && rule.failsRun
+      ? {
+          ...rule,
+          failsRun: false,
+          reason: `${rule.reason ?? 'no exchange could test it'} in this shard (merge decides)`,
+        }
+      : rule,
+  );
+}
+
 /** Every rule's verdict, in catalog order. */
 export function verdictsOf(tally: TallyData, context: VerdictContext): RuleResult[] {
   return RULES.map((rule) => verdictOf(rule, tally, context));

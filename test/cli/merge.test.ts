@@ -79,3 +79,79 @@ describe('print-conformance merge', () => {
     expect(notResults.stderr).toMatch(/is not a results\.json of print-conformance/);
   });
 });
+
+describe('shards (validate --shard K/N, then merge)', () => {
+  const bad = good.replace('"amount": 1.0', '"amount": "one"');
+  const only = ['--only', 'checkout.get.shape', '--format', 'json'];
+  const shardRun = (recording: string, k: number, n: number, dir: string) =>
+    runCli(['validate', join(folder, recording), '--shard', `${k}/${n}`, '--report-dir', join(folder, dir), ...only]);
+  const results = (dir: string) => JSON.parse(readFileSync(join(folder, dir, 'results.json'), 'utf8'));
+  const rule = (dir: string) =>
+    results(dir).rules.find((r: { id: string }) => r.id === 'checkout.get.shape') as { status: string };
+
+  it('a shard records which it is and fails only for a failed rule; what it could not test is left to merge', async () => {
+    writeFileSync(join(folder, 'good.ndjson'), [line('a', 200, good)].join('\n'));
+    const shards = [await shardRun('good.ndjson', 1, 2, 'g-1'), await shardRun('good.ndjson', 2, 2, 'g-2')];
+    // One shard holds the checkout and passes; the other holds nothing of it, and is not red for that.
+    expect(shards.map((s) => s.code)).toEqual([0, 0]);
+    expect([results('g-1').shard, results('g-2').shard]).toEqual([
+      { k: 1, n: 2 },
+      { k: 2, n: 2 },
+    ]);
+    expect([rule('g-1').status, rule('g-2').status].sort()).toEqual(['passed', 'untested']);
+    const merged = await runCli([
+      'merge',
+      join(folder, 'g-1', 'results.json'),
+      join(folder, 'g-2', 'results.json'),
+      '--report-dir',
+      join(folder, 'g-m'),
+    ]);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(rule('g-m').status).toBe('passed');
+    expect(results('g-m').shard).toBeUndefined();
+
+    writeFileSync(join(folder, 'mixed.ndjson'), [line('a', 200, good), line('b', 200, bad)].join('\n'));
+    const whole = await runCli([
+      'validate',
+      join(folder, 'mixed.ndjson'),
+      '--report-dir',
+      join(folder, 'x-w'),
+      ...only,
+    ]);
+    const split = [await shardRun('mixed.ndjson', 1, 2, 'x-1'), await shardRun('mixed.ndjson', 2, 2, 'x-2')];
+    expect(split.map((s) => s.code).sort()).toEqual([0, 1]);
+    const mergedMixed = await runCli([
+      'merge',
+      join(folder, 'x-2', 'results.json'),
+      join(folder, 'x-1', 'results.json'),
+      '--report-dir',
+      join(folder, 'x-m'),
+    ]);
+    expect([whole.code, mergedMixed.code]).toEqual([1, 1]);
+    expect(rule('x-m').status).toBe(rule('x-w').status);
+  });
+
+  it('merge refuses a set that lacks a shard, holds one twice, or mixes in results that are no shard', async () => {
+    const one = join(folder, 'g-1', 'results.json');
+    const cases: [string[], RegExp][] = [
+      [[one], /^print-conformance: shard 2\/2 is missing \(given: 1\/2\); merge needs every shard's results\.json\n$/],
+      [
+        [one, one],
+        /^print-conformance: shard 1\/2 is given twice \(\S+, \S+\); give each shard's results\.json once\n$/,
+      ],
+      [
+        [one, join(folder, 'x-w', 'results.json')],
+        /^print-conformance: \S+x-w\/results\.json is no shard \(validate without --shard\) but \S+ is shard 1\/2/,
+      ],
+      [
+        [join(folder, 'x-w', 'results.json'), join(folder, 'x-w', 'results.json')],
+        /are the same results; give each once\n$/,
+      ],
+    ];
+    for (const [files, said] of cases) {
+      const result = await runCli(['merge', ...files, '--report-dir', join(folder, 'refused')]);
+      expect(result.code, files.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(said);
+    }
+  });
+});
