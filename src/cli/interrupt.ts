@@ -9,6 +9,11 @@ export interface InterruptGuard {
   reportsWritten(exitCode: number): void;
   /** The command is over: signals get their default meaning back. */
   release(): void;
+  /**
+   * Something to undo if a signal ends the command, run synchronously before it exits (the exit
+   * happens in the handler, so no `finally` of the command runs): a temporary folder, say.
+   */
+  atStop(undo: () => void): void;
 }
 
 /**
@@ -17,7 +22,18 @@ export interface InterruptGuard {
  */
 export function stopOnInterrupt(command: string, reportPlace: string): InterruptGuard {
   let verdict: number | undefined;
+  const undos: (() => void)[] = [];
+  const undoAll = () => {
+    for (const undo of undos.splice(0)) {
+      try {
+        undo();
+      } catch {
+        // Stopping goes on: what could not be undone is no reason to hang on.
+      }
+    }
+  };
   const onSignal = (signal: NodeJS.Signals) => {
+    undoAll();
     if (verdict !== undefined) process.exit(verdict);
     // Synchronous on files and pipes, so the line is out before the exit.
     process.stderr.write(
@@ -32,6 +48,10 @@ export function stopOnInterrupt(command: string, reportPlace: string): Interrupt
     },
     release() {
       for (const signal of SIGNALS) process.off(signal, onSignal);
+      undos.length = 0;
+    },
+    atStop(undo) {
+      undos.push(undo);
     },
   };
 }

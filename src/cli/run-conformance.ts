@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { TOOL_VERSION } from '../contract/package-root.js';
 import { RULES, type RuleId } from '../contract/rules.js';
@@ -128,7 +128,12 @@ export async function runConformance(options: RunOptions): Promise<void> {
   const interrupt = stopOnInterrupt('run', options.reportDir);
   let reference: Awaited<ReturnType<typeof startReferenceService>> | undefined;
   try {
-    if (!givenBase) reference = await startReferenceService();
+    if (!givenBase) {
+      reference = await startReferenceService();
+      // Its received uploads (gigabytes with --upload-size) must not outlive an interrupted run.
+      const uploads = reference.uploadFolder;
+      interrupt.atStop(() => rmSync(uploads, { recursive: true, force: true }));
+    }
     const baseUrl = givenBase ?? (reference?.baseUrl as string);
     const preflightExchanges: Exchange[] = [];
     if (clientId && clientSecret) {

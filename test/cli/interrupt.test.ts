@@ -99,3 +99,32 @@ describe('an interrupted run', () => {
     });
   }
 });
+
+describe('an interrupted run against the embedded reference service', () => {
+  it('leaves no folder of received uploads behind', async () => {
+    folder = mkdtempSync(join(tmpdir(), 'print-conformance-interrupt-'));
+    const temp = join(folder, 'tmp');
+    mkdirSync(temp);
+    const child = spawn(process.execPath, [BIN, '--report-dir', join(folder, 'reports')], {
+      cwd: ROOT,
+      // The service makes its upload folder in the OS temp folder, which TMPDIR names.
+      env: { ...process.env, TMPDIR: temp },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    const started = new Promise<void>((resolve) => {
+      child.stderr.on('data', (chunk) => {
+        stderr += chunk;
+        if (stderr.includes('(embedded reference service)')) resolve();
+      });
+    });
+    const exited = once(child, 'exit');
+    // The service is up (its upload folder made) and the suite is starting.
+    await Promise.race([started, exited]);
+    expect(readdirSync(temp).filter((name) => name.startsWith('print-conformance-uploads-'))).toHaveLength(1);
+    child.kill('SIGINT');
+    const [code] = await exited;
+    expect(code, stderr).toBe(2);
+    expect(readdirSync(temp).filter((name) => name.startsWith('print-conformance-uploads-'))).toEqual([]);
+  });
+});
