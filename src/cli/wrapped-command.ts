@@ -27,10 +27,16 @@ function signalCode(signal: NodeJS.Signals): number {
 
 const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 
+/** Process groups are POSIX: elsewhere the command alone is signalled. */
+const OWN_GROUP = process.platform !== 'win32';
+
 /**
  * Runs the command with the proxy's URL set, no shell between (its arguments reach it as given),
- * and resolves with its exit code once it exits (128 + n when a signal n ended it). SIGINT and SIGTERM
- * sent to this process go on to the command, and this process waits for it to exit. A command that cannot be started is a UsageError (one line, exit 2).
+ * and resolves with its exit code once it exits (128 + n when a signal n ended it). SIGINT and
+ * SIGTERM sent to this process go on to the command and everything it started: the command leads a
+ * process group of its own and the signal goes to the group, so that `sh -c '…; sleep 30'` or a
+ * test runner's workers do not outlive a CI agent's SIGTERM to this process alone. This process
+ * waits for the command to exit. A command that cannot be started is a UsageError (one line, exit 2).
  */
 export function runWrapped(command: readonly string[], proxyUrl: string): Promise<number> {
   const [file, ...args] = command as [string, ...string[]];
@@ -38,9 +44,19 @@ export function runWrapped(command: readonly string[], proxyUrl: string): Promis
     const child = spawn(file, args, {
       stdio: 'inherit',
       env: { ...process.env, [PROXY_URL_VARIABLE]: proxyUrl },
+      detached: OWN_GROUP,
     });
     const forward = (signal: NodeJS.Signals) => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (OWN_GROUP && child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, signal);
+          return;
+        } catch {
+          // The group is gone already, or cannot be signalled: the command itself still can.
+        }
+      }
+      child.kill(signal);
     };
     const done = () => {
       for (const signal of FORWARDED) process.off(signal, forward);

@@ -162,6 +162,33 @@ setInterval(() => {}, 1000);`,
     expect(code).toBe(0);
   });
 
+  it.skipIf(!existsSync('/proc/self/stat'))(
+    'passes SIGTERM on to what the command started, so none of it outlives the proxy',
+    async () => {
+      const pidFile = join(folder, 'sleep.pid');
+      // A shell waiting on a child of its own: signalled alone, the shell dies and the sleep lives on.
+      const shell = `sleep 30 & echo $! > ${pidFile}; echo ready; wait`;
+      const child = spawn(process.execPath, [BIN, 'proxy', '--target', service.baseUrl, '--', 'sh', '-c', shell], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+      });
+      while (!stdout.includes('ready\n')) await once(child.stdout, 'data');
+      const sleeper = Number(readFileSync(pidFile, 'utf8').trim());
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+      // Gone, or a zombie its new parent has yet to reap: either way no longer running.
+      const state = existsSync(`/proc/${sleeper}/stat`)
+        ? readFileSync(`/proc/${sleeper}/stat`, 'utf8').split(') ')[1]?.[0]
+        : 'gone';
+      if (state !== 'gone' && state !== 'Z') process.kill(sleeper, 'SIGKILL');
+      expect(['gone', 'Z']).toContain(state);
+    },
+  );
+
   it('exits 2 in one line, without running the command, when the proxy cannot start', async () => {
     const marker = join(folder, 'ran');
     const port = new URL(service.baseUrl).port;
