@@ -6,11 +6,12 @@ import ajvFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULES, type RuleId, ruleById } from '../../src/contract/rules.js';
 import type { RunResult } from '../../src/findings/types.js';
+import { startReferenceService } from '../../src/reference/service.js';
 import { runResult } from '../../src/report/run-result.js';
 import { sarifReport } from '../../src/report/sarif-report.js';
 import { emptyTally } from '../../src/validate/tally.js';
 import { verdictsOf } from '../../src/validate/verdicts.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, startListeningCli } from '../helpers/cli.js';
 
 // The SARIF log is read by code scanning only if it holds to the SARIF 2.1.0 schema. The schema is
 // the one published with SARIF 2.1.0 (rtm.5, JSON Schema draft-04), as the npm package
@@ -170,5 +171,33 @@ describe('--sarif on validate and merge', () => {
     expect(merged.code, merged.stderr).toBe(1);
     const mergedLog = expectValidSarif(readFileSync(join(folder, 'm.sarif'), 'utf8'));
     expect(mergedLog.runs[0].results.map((r: { ruleId: string }) => r.ruleId)).toContain('checkout.get.shape');
+  });
+
+  it('proxy writes one when the session ends, pointing at the request that broke the rule', async () => {
+    const service = await startReferenceService();
+    try {
+      const sarif = join(folder, 'proxy.sarif');
+      const proxy = await startListeningCli(['proxy', '--target', service.baseUrl, '--sarif', sarif]);
+      const order = (await (await fetch(`${proxy.url}orders`, { method: 'POST' })).json()) as {
+        checkout: { setupUrl: string };
+      };
+      const answer = await fetch(order.checkout.setupUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ returnUrl: 'a://' }),
+      });
+      await answer.text();
+      const { code } = await proxy.stop();
+      expect(code).toBe(1);
+      const log = expectValidSarif(readFileSync(sarif, 'utf8'));
+      const result = log.runs[0].results.find((r: { ruleId: string }) => r.ruleId === 'checkout.return-url.length');
+      expect(result.level).toBe('error');
+      expect(result.locations[0].physicalLocation.artifactLocation.uri).toMatch(
+        /^http:\/\/127\.0\.0\.1:\d+\/v2\/checkout\//,
+      );
+      expect(log.runs[0].invocations[0].exitCode).toBe(1);
+    } finally {
+      await service.close();
+    }
   });
 });
