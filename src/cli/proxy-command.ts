@@ -6,6 +6,7 @@ import type { ProxyHandle, ProxyOptions } from '../../proxy/proxy-server.js';
 import { formatsOf, type RuleId, ruleById } from '../contract/rules.js';
 import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
+import { terminalWidth } from '../report/console-summary.js';
 import { writeJsonReport } from '../report/json-report.js';
 import { writeSarifReport } from '../report/sarif-report.js';
 import type { VerdictContext } from '../validate/verdicts.js';
@@ -153,6 +154,7 @@ export function proxyCommand(yargs: Argv) {
         traffic: proxy.traffic,
         recordingFailure: proxy.recordingFailure(),
         ...(wrapped ? { command: { command: wrapped.join(' '), exitCode: commandCode } } : {}),
+        width: terminalWidth(wrapped ? process.stderr : process.stdout),
       });
       // The table goes where run prints its own; wrapping a command, stdout is the command's.
       (wrapped ? process.stderr : process.stdout).write(verdict.text);

@@ -23,6 +23,8 @@ export interface SessionFacts {
   recordingFailure?: string;
   /** `-- COMMAND`: what ran and its exit code, which comes first when it is not 0. */
   command?: WrappedCommand;
+  /** The width of the terminal the table goes to, if it goes to one (see terminalWidth). */
+  width?: number;
 }
 
 export interface ProxyVerdict {
@@ -75,7 +77,7 @@ export function proxyVerdict(facts: SessionFacts): ProxyVerdict {
   if (traffic.blocked > 0) counts.push(`${traffic.blocked} blocked (--mode enforce)`);
   if (traffic.unjudged > 0) counts.push(`${traffic.unjudged} could not be judged`);
   const lines: string[] = [];
-  if (!failure) lines.push(consoleSummary(result).trimEnd());
+  if (!failure) lines.push(consoleSummary(result, { width: facts.width }).trimEnd());
   if (notReached.length > 0) lines.push(`${NOT_REACHED_HEADING}:`, ...notReached.map((line) => `  ${line}`));
   lines.push(`proxy summary: ${counts.join(', ')}`);
   const title = 'print-conformance proxy';
