@@ -39,6 +39,8 @@ export interface ExchangeFacts {
   givenUrlJudged: boolean;
   /** A GET whose checkout an earlier POST in the same traffic set up. */
   afterPost: boolean;
+  /** A GET of a checkout an earlier POST in the same traffic set up, however it was answered. */
+  getAfterSetUp: boolean;
   /** A POST checkout whose body was read and breaks no must rule: one the service must take. */
   requestSound: boolean;
   /** An upload whose Content-Type (or file part's) is one the service must refuse. */
@@ -63,6 +65,7 @@ export function noFacts(kind: ExchangeKind): ExchangeFacts {
     requestCountry: false,
     givenUrlJudged: false,
     afterPost: false,
+    getAfterSetUp: false,
     requestSound: false,
     uploadTypeRefused: false,
     uploadBytesKnown: false,

@@ -27,7 +27,17 @@ export interface Evidence {
   response?: (facts: ExchangeFacts) => boolean;
   /** Traffic tests it only when it holds the order answers that gave its URLs. */
   needsOrderAnswers?: boolean;
+  /**
+   * What a client must send before any answer can test the rule, where that is narrower than
+   * calling one of its operations in its format (a ReturnUrl, an Accept header). Traffic without
+   * such a request did not exercise the rule: it is skipped there, not untested.
+   */
+  exercised?: { what: string; by: (facts: ExchangeFacts) => boolean };
 }
+
+/** A request that asked for answers in this format, or got one when it asked for none in particular. */
+const askedFor = (format: BodyFormat) => (f: ExchangeFacts) =>
+  f.accept === format || (f.accept === undefined && f.responseBody === format);
 
 interface RuleFacts {
   id: string;
@@ -161,6 +171,7 @@ const CATALOG = [
     formats: 'xml',
     writes: false,
     evidence: {
+      exercised: { what: 'a checkout request asking for XML', by: (f) => isCheckout(f) && askedFor('xml')(f) },
       what: 'an accepted XML checkout answer',
       kinds: CHECKOUT,
       response: (f) => isCheckout(f) && f.accepted && f.responseDocument === 'xml',
@@ -177,6 +188,7 @@ const CATALOG = [
     formats: 'json',
     writes: false,
     evidence: {
+      exercised: { what: 'a checkout request asking for JSON', by: (f) => isCheckout(f) && askedFor('json')(f) },
       what: 'an accepted JSON checkout answer',
       kinds: CHECKOUT,
       response: (f) => isCheckout(f) && f.accepted && f.responseDocument === 'json',
@@ -194,6 +206,10 @@ const CATALOG = [
     formats: 'both',
     writes: true,
     evidence: {
+      exercised: {
+        what: 'a POST checkout sending a ReturnUrl',
+        by: (f) => f.kind === 'POST checkout' && f.returnUrlSent,
+      },
       what: 'a POST checkout sending a ReturnUrl, and its answer',
       kinds: POST_CHECKOUT,
       request: (f) => f.kind === 'POST checkout' && f.returnUrlSent,
@@ -284,6 +300,10 @@ const CATALOG = [
     formats: 'both',
     writes: true,
     evidence: {
+      exercised: {
+        what: 'a GET of a checkout that a POST in the traffic set up',
+        by: (f) => f.kind === 'GET checkout' && f.getAfterSetUp,
+      },
       what: 'an accepted GET checkout answer after a POST set that checkout up',
       kinds: CHECKOUT,
       response: (f) => f.kind === 'GET checkout' && f.accepted && f.afterPost && f.responseDocument !== undefined,
@@ -301,6 +321,7 @@ const CATALOG = [
     formats: 'both',
     writes: false,
     evidence: {
+      exercised: { what: 'a Country sent or answered', by: (f) => f.requestCountry || f.countryMember },
       what: 'a checkout request or accepted answer carrying a Country',
       kinds: CHECKOUT,
       request: (f) => f.kind === 'POST checkout' && f.requestCountry,
@@ -542,6 +563,7 @@ const CATALOG = [
     formats: 'json',
     writes: false,
     evidence: {
+      exercised: { what: 'a request with Accept: application/json', by: (f) => f.accept === 'json' },
       what: 'an answer with a body to a request with Accept: application/json',
       kinds: ANY,
       response: (f) => f.accept === 'json' && f.responseText,
@@ -559,6 +581,7 @@ const CATALOG = [
     formats: 'xml',
     writes: false,
     evidence: {
+      exercised: { what: 'a request with Accept: application/xml', by: (f) => f.accept === 'xml' },
       what: 'an answer with a body to a request with Accept: application/xml',
       kinds: ANY,
       response: (f) => f.accept === 'xml' && f.responseText,

@@ -117,6 +117,8 @@ export interface TrafficScope {
   orders: number;
   /** Exchanges that are not the interface, by reason (judged by no rule). */
   notInterface: Record<string, number>;
+  /** Per rule with a narrower precondition (catalog: evidence.exercised), the requests that met it. */
+  exercised?: Partial<Record<RuleId, number>>;
 }
 
 /** How often a documented member was present, absent or nil where it could be. */

@@ -137,6 +137,8 @@ export function checkCheckout(
   const { request, response } = exchange;
   const method = request.method.toUpperCase();
   const isPost = method === 'POST';
+  // A GET of a checkout set up earlier in the traffic could show an inconsistency, answered or not.
+  if (!isPost && state.recall(key)) out.facts.getAfterSetUp = true;
 
   let requestModel: unknown;
   let returnUrlBad = false;

@@ -1,5 +1,5 @@
 import type { ExchangeFacts, ExchangeKind } from '../contract/exchange-facts.js';
-import { type Rule, type RuleId, ruleById } from '../contract/rules.js';
+import { RULES, type Rule, type RuleId, ruleById } from '../contract/rules.js';
 import type {
   CoverageData,
   ExchangeSummary,
@@ -18,6 +18,9 @@ import { formatOnSide, type Tested } from './index.js';
 // how many did, the first few that did, and how each kind of request was answered (for the reason
 // of an untested rule). Every face fills one: the suite's probes, the proxy, validate's judges.
 // Plain data, so worker threads and shards can send theirs to be merged.
+
+/** Rules whose precondition a client may not meet: counted per exchange, for verdicts on traffic. */
+const WITH_PRECONDITION = RULES.filter((rule) => rule.evidence.exercised);
 
 /** Breaches shown per rule; the others are counted. */
 export const KEPT_PER_RULE = 50;
@@ -143,6 +146,12 @@ export class Tally {
       if (format) used[format] = (used[format] ?? 0) + 1;
       recordCoverage(data.coverage, judged.facts.kind, exchange, judged.read);
     }
+    for (const rule of WITH_PRECONDITION)
+      if (rule.evidence.exercised?.by(judged.facts)) {
+        const exercised = data.traffic.exercised ?? {};
+        data.traffic.exercised = exercised;
+        exercised[rule.id] = (exercised[rule.id] ?? 0) + 1;
+      }
     const timed = new Set<RuleId>();
     // An exchange is evidence for a rule once per format, whichever sides could have broken it.
     for (const tested of judged.tested) {
@@ -234,6 +243,10 @@ function addCounts(into: Record<string, number>, from: Record<string, number>): 
 function addTraffic(into: TrafficScope, from: TrafficScope | undefined): void {
   if (!from) return;
   into.orders += from.orders;
+  if (from.exercised) {
+    into.exercised ??= {};
+    addCounts(into.exercised as Record<string, number>, from.exercised as Record<string, number>);
+  }
   addCounts(into.notInterface, from.notInterface);
   for (const [kind, formats] of Object.entries(from.used) as [ExchangeKind, Record<string, number>][]) {
     const target = into.used[kind] ?? {};

@@ -53,6 +53,11 @@ function notExercised(rule: Rule, tally: TallyData): string | undefined {
   if (kinds.length === 0) return undefined;
   if (!kinds.some((kind) => tally.traffic.used[kind] !== undefined))
     return `not exercised: this traffic never called ${kinds.map((kind) => OPERATION_NAMES[kind]).join(' or ')}`;
+  // A rule whose precondition no request met (no ReturnUrl sent, no Accept: application/json)
+  // was not exercised by this client: it says nothing of the client or the service.
+  const exercised = rule.evidence.exercised;
+  if (exercised && !tally.traffic.exercised?.[rule.id] && tally.evidence[rule.id] === undefined)
+    return `not exercised: this traffic holds no ${exercised.what}`;
   // A request of another shape is evidence on its own; a well-shaped one needs the order's answer.
   if (rule.evidence.needsOrderAnswers && tally.traffic.orders === 0 && tally.evidence[rule.id] === undefined)
     return 'not exercised: this traffic holds no order answer (POST orders, GET orders/{id}), so the URLs its client was given are not known';

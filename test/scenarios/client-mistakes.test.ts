@@ -81,10 +81,19 @@ const MISTAKES: Record<string, { rule: string; exit: number }> = {
 };
 
 describe('a client behind proxy -- COMMAND, with no narrowing flag', () => {
-  it.each(['good-json', 'good-xml', 'good-browser-json'])('%s: exit 0, nothing found on either side', async (mode) => {
+  it.each([
+    'good-json',
+    'good-xml',
+    'good-browser-json',
+    'good-accept-anything',
+    'good-no-accept',
+    'good-text-xml',
+    'good-without-return-url',
+  ])('%s: exit 0, nothing found on either side, nothing left untested', async (mode) => {
     const session = await behindProxy(mode);
     expect(session.findings).toEqual([]);
     expect(session.stderr).toContain('0 failed, 0 warnings, 0 untested');
+    expect(session.stderr).not.toMatch(/^(UNTESTED|untested|WARN|FAIL) /m);
     expect(session.stderr).toMatch(/Not exercised by this traffic \(their rules skipped\): (JSON|XML)\n/);
     expect(session.code).toBe(0);
     if (mode === 'good-browser-json')

@@ -49,8 +49,12 @@ async function call(url, init = {}) {
   return { status: answer.status, text };
 }
 
-const xmlClient = mode === 'good-xml' || mode.startsWith('xml-');
-const accept = xmlClient ? XML_TYPE : JSON_TYPE;
+const xmlClient = mode === 'good-xml' || mode === 'good-text-xml' || mode.startsWith('xml-');
+// What clients send as Accept: one format, anything (Python requests), or nothing at all (Guzzle,
+// .NET HttpClient), where the service answers its default, JSON.
+const ACCEPTS = { 'good-accept-anything': '*/*', 'good-no-accept': undefined, 'good-text-xml': 'text/xml' };
+const accept = mode in ACCEPTS ? ACCEPTS[mode] : xmlClient ? XML_TYPE : JSON_TYPE;
+const asked = (headers) => (accept === undefined ? headers : { ...headers, accept });
 
 // The order endpoints are JSON, as the real service's are; their URLs are what the client uses.
 const order = JSON.parse(
@@ -81,6 +85,13 @@ switch (mode) {
   case 'good-json':
   case 'good-xml':
   case 'good-browser-json':
+  case 'good-accept-anything':
+  case 'good-no-accept':
+  case 'good-text-xml':
+    break;
+  // ReturnUrl is optional: a client that sends none is as right as one that does.
+  case 'good-without-return-url':
+    setUpBody = JSON.stringify({ billing: { address } });
     break;
   // Casing and forms of the body
   case 'json-pascal-case':
@@ -159,8 +170,8 @@ switch (mode) {
     break;
 }
 
-await call(setUpUrl, { method: 'POST', headers: { 'content-type': setUpType, accept }, body: setUpBody });
-await call(readUrl, { headers: { accept } });
+await call(setUpUrl, { method: 'POST', headers: asked({ 'content-type': setUpType }), body: setUpBody });
+await call(readUrl, { headers: asked({}) });
 
 // The upload: a PDF to the content slot, unless the mode gets it wrong.
 let target = uploadUrl;
@@ -183,9 +194,9 @@ switch (mode) {
   case 'json-upload-multipart-octet-stream': {
     const form = new FormData();
     form.append('file', new Blob([PDF], { type: 'application/octet-stream' }), 'book.pdf');
-    await call(target, { method: 'POST', headers: { accept }, body: form });
+    await call(target, { method: 'POST', headers: asked({}), body: form });
     target = undefined;
     break;
   }
 }
-if (target) await call(target, { method: 'POST', headers: { 'content-type': uploadType, accept }, body: uploadBody });
+if (target) await call(target, { method: 'POST', headers: asked({ 'content-type': uploadType }), body: uploadBody });
