@@ -147,7 +147,7 @@ function harEntry(exchange: RecordedExchange): object {
       cookies: [],
       headersSize: -1,
       bodySize: request.body?.size ?? 0,
-      ...(request.body
+      ...(request.body && request.body.size > 0
         ? {
             postData: { mimeType: header(request.headers, 'content-type') ?? '', ...harBody(request.body) },
           }

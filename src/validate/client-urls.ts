@@ -48,7 +48,14 @@ export function checkGivenUrl(
   const known = given.byCode(code);
   if (!known) return;
   out.facts.givenUrlJudged = true;
-  if (known.operation !== operation || known.code !== code || known.path !== path) {
+  if (known.operation !== operation) {
+    // The code of one URL under the other operation: a client that swapped or rebuilt them.
+    out.add(
+      'client.given-urls',
+      'request',
+      `${method} ${path} puts the code of the ${known.operation === 'checkout' ? 'checkout' : 'upload'} URL ${ofOrder(known.order)} gave (${known.path}) under ${operation}/: use ${FROM[operation]} as given`,
+    );
+  } else if (known.code !== code || known.path !== path) {
     out.add(
       'client.given-urls',
       'request',

@@ -50,7 +50,12 @@ export function checkFormat(exchange: Exchange, out: Judging): ReadBodies {
   const requestType = mediaType(requestContentType);
   const requestFormat = formatOfMediaType(requestType);
   const requestText = bodyText(request.body, requestContentType);
-  if (requestFormat && request.body && request.body.size > 0 && requestText !== undefined) {
+  if (requestFormat && request.method.toUpperCase() === 'POST' && (!request.body || request.body.size === 0)) {
+    // No document at all is not a JSON or XML document: a client that lost its body (PHP curl's
+    // CURLOPT_POST without fields) sends a set-up the service reads as nothing.
+    out.facts.requestBody = requestFormat;
+    out.add('format.well-formed', 'request', `request declared ${requestType} but has no body`);
+  } else if (requestFormat && request.body && request.body.size > 0 && requestText !== undefined) {
     read.requestFormat = requestFormat;
     out.facts.requestBody = requestFormat;
     const encoding = encodingProblem(requestText, request.body.size, requestFormat, requestContentType);

@@ -27,7 +27,8 @@ export function sentFileOf(exchange: Exchange): { file?: SentFile; multipart: bo
   if (type !== 'multipart/form-data') {
     const file: SentFile = { head: knownBytes(body) };
     if (type !== undefined) file.declared = type;
-    if (body) file.size = body.size;
+    // No body at all is an empty file, as a body of no bytes is.
+    file.size = body ? body.size : 0;
     return { file, multipart: false };
   }
   let parts: MultipartPart[] | undefined = body?.parts;
@@ -64,6 +65,10 @@ export function checkUpload(exchange: Exchange, read: ReadBodies, out: Judging):
       typeBad = true;
       out.facts.uploadTypeRefused = true;
       out.add('upload.content-type', 'request', `${where} is ${declared ?? '(none)'}; allowed: ${ALLOWED}`);
+    } else if (sent.file.size === 0) {
+      // An empty body is no file of the type it is declared as: a client that lost its bytes.
+      out.facts.uploadBytesKnown = true;
+      out.add('upload.content-sniff', 'request', `declared ${declared} but the body is empty`);
     } else if (sent.file.head && (sent.file.size ?? 1) > 0) {
       out.facts.uploadBytesKnown = true;
       const expected = UPLOAD_MEDIA_TYPES[declared] as FileKind;

@@ -96,3 +96,15 @@ describe('harItems', () => {
     expect(await read('{"log": {"creator": {"entries": [1]}, "entries": []}}\n')).toEqual([]);
   });
 });
+
+describe('a HAR saved without bodies', () => {
+  it('keeps the size of a body it left out, never an empty body a rule could blame', async () => {
+    const bare = entry('abc', 201) as { response: { content: { size: number; text?: string } } };
+    bare.response.content = { size: 420 };
+    const [item] = await read(har([bare]));
+    expect(item && 'exchange' in item ? item.exchange.response?.body : undefined).toEqual({
+      size: 420,
+      skipped: 'not recorded in the HAR',
+    });
+  });
+});

@@ -194,3 +194,23 @@ describe('what traffic is the interface', () => {
     expect(result?.scope).toEqual({ kind: 'outside', reason: 'a path outside the interface' });
   });
 });
+
+describe('bodies a client lost', () => {
+  it('an upload of no bytes declared a PDF is flagged, and a set-up declared JSON with no body', () => {
+    const empty = uploadPost('application/pdf', Buffer.alloc(0));
+    expect(rulesOf(judged([empty], BASE)[0] as never)).toContain('upload.content-sniff@request');
+    const noBody = checkoutPost('json');
+    delete noBody.request.body;
+    expect(rulesOf(judged([noBody], BASE)[0] as never)).toContain('format.well-formed@request');
+  });
+
+  it('names the operation a swapped code was sent to, and the URL it needed', () => {
+    const moved = at(uploadPost('application/pdf', PDF), CHECKOUT_URL.replace('/checkout/', '/files/'));
+    const message = judged([orderAnswer(), moved])[1]?.judgement?.violations.find(
+      (v) => v.rule === 'client.given-urls',
+    );
+    expect(message?.message).toMatch(
+      /puts the code of the checkout URL .* under files\/: use items\[\]\.files\.\*\.uploadUrl/,
+    );
+  });
+});
