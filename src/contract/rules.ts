@@ -32,7 +32,7 @@ export interface Evidence {
    * calling one of its operations in its format (a ReturnUrl, an Accept header). Traffic without
    * such a request did not exercise the rule: it is skipped there, not untested.
    */
-  exercised?: { what: string; by: (facts: ExchangeFacts) => boolean };
+  exercised?: { /** As "this traffic holds no …" ends. */ what: string; by: (facts: ExchangeFacts) => boolean };
 }
 
 /** A request that asked for answers in this format, or got one when it asked for none in particular. */
@@ -171,7 +171,7 @@ const CATALOG = [
     formats: 'xml',
     writes: false,
     evidence: {
-      exercised: { what: 'a checkout request asking for XML', by: (f) => isCheckout(f) && askedFor('xml')(f) },
+      exercised: { what: 'checkout request asking for XML', by: (f) => isCheckout(f) && askedFor('xml')(f) },
       what: 'an accepted XML checkout answer',
       kinds: CHECKOUT,
       response: (f) => isCheckout(f) && f.accepted && f.responseDocument === 'xml',
@@ -188,7 +188,7 @@ const CATALOG = [
     formats: 'json',
     writes: false,
     evidence: {
-      exercised: { what: 'a checkout request asking for JSON', by: (f) => isCheckout(f) && askedFor('json')(f) },
+      exercised: { what: 'checkout request asking for JSON', by: (f) => isCheckout(f) && askedFor('json')(f) },
       what: 'an accepted JSON checkout answer',
       kinds: CHECKOUT,
       response: (f) => isCheckout(f) && f.accepted && f.responseDocument === 'json',
@@ -207,7 +207,7 @@ const CATALOG = [
     writes: true,
     evidence: {
       exercised: {
-        what: 'a POST checkout sending a ReturnUrl',
+        what: 'POST checkout sending a ReturnUrl',
         by: (f) => f.kind === 'POST checkout' && f.returnUrlSent,
       },
       what: 'a POST checkout sending a ReturnUrl, and its answer',
@@ -301,7 +301,7 @@ const CATALOG = [
     writes: true,
     evidence: {
       exercised: {
-        what: 'a GET of a checkout that a POST in the traffic set up',
+        what: 'GET of a checkout that a POST in it set up',
         by: (f) => f.kind === 'GET checkout' && f.getAfterSetUp,
       },
       what: 'an accepted GET checkout answer after a POST set that checkout up',
@@ -321,7 +321,7 @@ const CATALOG = [
     formats: 'both',
     writes: false,
     evidence: {
-      exercised: { what: 'a Country sent or answered', by: (f) => f.requestCountry || f.countryMember },
+      exercised: { what: 'Country, sent or answered', by: (f) => f.requestCountry || f.countryMember },
       what: 'a checkout request or accepted answer carrying a Country',
       kinds: CHECKOUT,
       request: (f) => f.kind === 'POST checkout' && f.requestCountry,
@@ -563,7 +563,7 @@ const CATALOG = [
     formats: 'json',
     writes: false,
     evidence: {
-      exercised: { what: 'a request with Accept: application/json', by: (f) => f.accept === 'json' },
+      exercised: { what: 'request with Accept: application/json', by: (f) => f.accept === 'json' },
       what: 'an answer with a body to a request with Accept: application/json',
       kinds: ANY,
       response: (f) => f.accept === 'json' && f.responseText,
@@ -581,7 +581,7 @@ const CATALOG = [
     formats: 'xml',
     writes: false,
     evidence: {
-      exercised: { what: 'a request with Accept: application/xml', by: (f) => f.accept === 'xml' },
+      exercised: { what: 'request with Accept: application/xml', by: (f) => f.accept === 'xml' },
       what: 'an answer with a body to a request with Accept: application/xml',
       kinds: ANY,
       response: (f) => f.accept === 'xml' && f.responseText,

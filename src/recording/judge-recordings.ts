@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Exchange } from '../validate/exchange.js';
 import { harItems } from './har-reader.js';
+import { baseFromOrderAnswers } from './order-base.js';
 import { ndjsonLines, openRecording, recordingName, recordingSize } from './read-exchanges.js';
 import { type JudgeResult, type LineRef, mergeJudgeResults, RecordingJudge } from './recording-judge.js';
 
@@ -194,7 +195,9 @@ export async function judgeRecordings(files: string[], options: JudgeOptions): P
   const bytes = sizes.includes(undefined) ? undefined : sizes.reduce<number>((sum, size) => sum + (size ?? 0), 0);
   const jobs = jobsFor(options.jobs, bytes);
   const shards = options.shard?.count ?? 1;
-  const sink = jobs === 1 ? inProcess(options.base) : parallel(jobs, shards, options.base);
+  // Every judge and shard takes the same base: the one given, else the one the first order names.
+  const base = options.base ?? (await baseFromOrderAnswers(files));
+  const sink = jobs === 1 ? inProcess(base) : parallel(jobs, shards, base);
   // Every exchange of a checkout falls in the same shard, so its GET meets the POST before it.
   const mine = (key: string) => !options.shard || hashOf(key) % shards === options.shard.index - 1;
   const firstShard = !options.shard || options.shard.index === 1;

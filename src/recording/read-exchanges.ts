@@ -14,7 +14,7 @@ import { type LineBatch, LineSplitter } from './line-splitter.js';
  * argument parser drops a lone "-"), and it reads standard input whatever that is: a pipe, a file.
  */
 export const STDIN = '/dev/stdin';
-const isStdin = (file: string) => file === STDIN || file === '-';
+export const isStdin = (file: string) => file === STDIN || file === '-';
 
 /** Read buffers of files: large enough that a gigabyte is few reads, small beside memory. */
 const READ_BYTES = 1024 * 1024;

@@ -77,6 +77,27 @@ function walkXml(element: XmlElement, found: Found, depth: number): void {
   for (const child of element.children) walkXml(child, found, depth + 1);
 }
 
+/** The URLs an order answer gives (checkout.setupUrl, items[].files.*.uploadUrl), as written. */
+export function givenUrlsOf(document: Document): string[] {
+  const found: Found = { urls: [], values: [] };
+  if (document.format === 'json') walkJson(document.value, '', found, 0);
+  else walkXml(document.root, found, 0);
+  return found.urls;
+}
+
+/** The service's base a given URL names: its origin and path before `checkout/{code}` or `files/{code}`. */
+export function baseOfGivenUrl(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (!operationAndCode(parsed.pathname)) return undefined;
+  const segments = parsed.pathname.replace(/\/+$/, '').split('/');
+  return `${parsed.origin}${segments.slice(0, -2).join('/')}/`;
+}
+
 export class GivenUrls {
   private readonly paths = new Map<string, GivenUrl>();
   /** Given URLs by their code, lower-case: a code used under another path, operation or casing was altered. */

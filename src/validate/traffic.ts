@@ -1,7 +1,7 @@
 import { checkGivenUrl } from './client-urls.js';
-import { formatOfMediaType, readDocument, sniffFormat } from './document.js';
+import { type Document, formatOfMediaType, readDocument, sniffFormat } from './document.js';
 import { bodyText, type Exchange, header, mediaType } from './exchange.js';
-import { GivenUrls } from './given-urls.js';
+import { baseOfGivenUrl, GivenUrls, givenUrlsOf } from './given-urls.js';
 import { type Judgement, judgeExchange, judgeMisaddressed } from './index.js';
 import { type Scope, ServiceBase } from './scope.js';
 import { CheckoutState } from './state.js';
@@ -26,17 +26,42 @@ export interface TrafficJudgement {
   judgement?: Judgement;
 }
 
-/** An accepted order answer, read for the URLs and values it gives. */
-function learnOrder(exchange: Exchange, id: string | undefined, given: GivenUrls): void {
+/** An accepted answer's body as a document, when it is JSON or XML that parses. */
+function answerDocument(exchange: Exchange): Document | undefined {
   const response = exchange.response;
-  if (!response || response.status < 200 || response.status >= 300) return;
+  if (!response || response.status < 200 || response.status >= 300) return undefined;
   const contentType = header(response.headers, 'content-type');
   const text = bodyText(response.body, contentType);
-  if (text === undefined) return;
+  if (text === undefined) return undefined;
   const format = formatOfMediaType(mediaType(contentType)) ?? sniffFormat(text);
-  if (!format) return;
+  if (!format) return undefined;
   const read = readDocument(text, format);
-  if (read.ok) given.learn(read.document, id);
+  return read.ok ? read.document : undefined;
+}
+
+/** An accepted order answer, read for the URLs and values it gives. */
+function learnOrder(exchange: Exchange, id: string | undefined, given: GivenUrls): void {
+  const document = answerDocument(exchange);
+  if (document) given.learn(document, id);
+}
+
+const ORDER_PATH = /\/orders(?:\/[^/?#]+)?\/?$/i;
+
+/**
+ * The service's base an order answer names through the URLs it gives, or undefined when the
+ * exchange is no order answer that gives one: what a recording's other hosts cannot mislead.
+ */
+export function baseNamedByOrder(exchange: Exchange): string | undefined {
+  const method = exchange.request.method.toUpperCase();
+  const path = exchange.request.url.split(/[?#]/, 1)[0] ?? '';
+  if ((method !== 'POST' && method !== 'GET') || !ORDER_PATH.test(path)) return undefined;
+  const document = answerDocument(exchange);
+  if (!document) return undefined;
+  for (const url of givenUrlsOf(document)) {
+    const base = baseOfGivenUrl(url);
+    if (base) return base;
+  }
+  return undefined;
 }
 
 /** Sorts one exchange of traffic and judges it when it is the interface. */
