@@ -134,9 +134,39 @@ export function componentSchemas(): Record<string, JsonSchema> {
     out[xml] = {
       ...named,
       description: `${named.description} As XML: the same members, plus ${nil.map((n) => `<${n}>`).join(', ')} that only the XML form carries.`,
-      properties: { ...named.properties, ...Object.fromEntries(nil.map((n) => [jsonNameOf(n), nilElement(n)])) },
+      properties: withNilSecond(named.properties ?? {}, nil),
     };
   }
   out[ERROR_COMPONENT] = xmlNamed(ERROR_BODY, ERROR_ROOT);
+  for (const file of REQUEST_FILES) {
+    const { json } = componentsOf(file);
+    if (out[json]) out[json] = nullableStrings(out[json]);
+  }
+  return out;
+}
+
+/**
+ * The members with the nil elements placed second, where XmlSerializer writes them (after Amount,
+ * as the real service's answers and the examples stand): tools that compare XML element order
+ * (Specmatic) read the properties' order as the document's.
+ */
+function withNilSecond(properties: Record<string, JsonSchema>, nil: string[]): Record<string, JsonSchema> {
+  const [first, ...rest] = Object.entries(properties);
+  const nils = nil.map((name) => [jsonNameOf(name), nilElement(name)] as const);
+  return Object.fromEntries(first ? [first, ...nils, ...rest] : nils);
+}
+
+/** Request bodies: the service binds a null member as an absent one, so a client may send null. */
+const REQUEST_FILES: readonly SchemaName[] = ['checkout-request'];
+
+/** A request schema whose every string, at every depth, may also be null. */
+function nullableStrings(schema: JsonSchema): JsonSchema {
+  const out: JsonSchema = { ...schema };
+  if (out.type === 'string') out.type = ['string', 'null'];
+  if (out.properties) {
+    out.properties = Object.fromEntries(
+      Object.entries(out.properties).map(([key, sub]) => [key, nullableStrings(sub as JsonSchema)]),
+    );
+  }
   return out;
 }

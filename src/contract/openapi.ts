@@ -1,5 +1,6 @@
 import type { ExchangeKind } from './exchange-facts.js';
 import {
+  binaryExamples,
   CHECKOUT_REQUEST_EXAMPLE,
   checkoutAnswerExample,
   ERROR_EXAMPLE,
@@ -7,6 +8,7 @@ import {
   PDF_EXAMPLE,
   UPLOAD_RESULT_EXAMPLE,
   xmlExampleOf,
+  xmlExamples,
 } from './openapi-examples.js';
 import { componentSchemas, componentsOf, ERROR_COMPONENT } from './openapi-schemas.js';
 import { TOOL_VERSION } from './package-root.js';
@@ -36,13 +38,13 @@ function resourceContent(file: SchemaName, model: Record<string, unknown>) {
   const { json, xml } = componentsOf(file);
   return {
     'application/json': { schema: ref(json), example: model },
-    'application/xml': { schema: ref(xml), example: xmlExampleOf(file, model) },
+    'application/xml': { schema: ref(xml), examples: xmlExamples(xmlExampleOf(file, model)) },
   };
 }
 
 const ERROR_CONTENT = {
   'application/json': { schema: ref(ERROR_COMPONENT), example: ERROR_EXAMPLE },
-  'application/xml': { schema: ref(ERROR_COMPONENT), example: errorXmlExample() },
+  'application/xml': { schema: ref(ERROR_COMPONENT), examples: xmlExamples(errorXmlExample()) },
 };
 
 function refusals(statuses: (keyof typeof REFUSALS)[]) {
@@ -66,11 +68,13 @@ function codeParameter(what: string, givenAs: string, example: string) {
   };
 }
 
-/** Answers of success: a 201 says in Location where what it made stands, as the real service's do. */
+/**
+ * Answers of success: a 201 may say in Location where what it made stands, as the real service's
+ * checkout does. Not required: the interface names no header, and conformant services omit it.
+ */
 function successes(statuses: readonly number[], what: string, content: unknown, url: string) {
   const location = {
-    required: true,
-    description: 'The URL of what was set up or stored.',
+    description: 'The URL of what was set up or stored, when the service gives it.',
     schema: { type: 'string', format: 'uri' },
     example: url,
   };
@@ -78,16 +82,11 @@ function successes(statuses: readonly number[], what: string, content: unknown, 
     statuses.map((status) => [
       String(status),
       status === 201
-        ? { description: `${what}, its URL in Location.`, headers: { Location: location }, content }
+        ? { description: `${what}, its URL in Location if given.`, headers: { Location: location }, content }
         : { description: `${what}.`, content },
     ]),
   );
 }
-
-const binaryExample = (type: string, magic: string) => ({
-  summary: `a ${type} file`,
-  description: `The raw bytes of a ${type} file, starting ${magic}.`,
-});
 
 export function openApiDocument(options: { baseUrl?: string } = {}): Record<string, unknown> {
   const base = options.baseUrl ?? DEFAULT_BASE_URL;
@@ -107,17 +106,27 @@ export function openApiDocument(options: { baseUrl?: string } = {}): Record<stri
     servers: [
       {
         url: '{baseUrl}',
-        description: 'The base URL of the service: checkout/{code} and files/{code} stand under it.',
-        variables: { baseUrl: { default: base.replace(/\/$/, ''), description: 'Without the trailing slash.' } },
+        // The variable's own description would say this, but swagger-parser's bundled 3.1 schema
+        // refuses a description on a server variable; the server's description says it instead.
+        description:
+          'The base URL of the service: checkout/{code} and files/{code} stand under it. The baseUrl variable is written without the trailing slash.',
+        variables: { baseUrl: { default: base.replace(/\/$/, '') } },
       },
     ],
     security: [{ clientCredentials: [] }, { bearer: [] }],
+    tags: [
+      { name: 'checkout', description: 'The payment step of an order, at the checkout URL the order gives.' },
+      { name: 'upload', description: 'Print files of an order, at the upload URLs the order gives.' },
+    ],
     paths: {
       '/checkout/{code}': {
         parameters: [codeParameter('checkout', 'checkout.setupUrl', EXAMPLE_CHECKOUT_CODE)],
         post: {
           operationId: 'setUpCheckout',
+          tags: ['checkout'],
           summary: 'Set up the payment step of an order.',
+          description:
+            'Sends the return URL (5 to 512 characters) and the billing address; the answer echoes them and adds Amount, Status (Open when fresh) and the PaymentUrl the client redirects the customer to.',
           requestBody: {
             required: true,
             content: resourceContent('checkout-request', CHECKOUT_REQUEST_EXAMPLE),
@@ -127,7 +136,9 @@ export function openApiDocument(options: { baseUrl?: string } = {}): Record<stri
         },
         get: {
           operationId: 'getCheckout',
+          tags: ['checkout'],
           summary: 'Read the payment step of an order: the same shape as the set-up answer.',
+          description: 'Answers the checkout as the set-up answered it, with the payment status as it stands now.',
           responses: { '200': { description: 'The checkout.', content: answer }, ...refusals([401, 403, 404]) },
           'x-conformance-rules': rulesOf('GET checkout'),
         },
@@ -136,18 +147,21 @@ export function openApiDocument(options: { baseUrl?: string } = {}): Record<stri
         parameters: [codeParameter('upload', 'items[].files.*.uploadUrl', EXAMPLE_UPLOAD_CODE)],
         post: {
           operationId: 'uploadFile',
+          tags: ['upload'],
           summary: 'Upload a print file: the raw bytes with their type, or a multipart/form-data file part.',
+          description:
+            'Content-Type names the file type (application/pdf, image/png or image/jpeg); a book content file must be a PDF. The answer names the file and the type the service found in its bytes.',
           requestBody: {
             required: true,
             content: {
               'application/pdf': { schema: { type: 'string', format: 'binary' }, example: PDF_EXAMPLE },
               'image/png': {
                 schema: { type: 'string', format: 'binary' },
-                examples: { png: binaryExample('PNG', '89 50 4E 47 0D 0A 1A 0A') },
+                examples: binaryExamples('png', 'PNG', 'image/png', [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
               },
               'image/jpeg': {
                 schema: { type: 'string', format: 'binary' },
-                examples: { jpeg: binaryExample('JPEG', 'FF D8 FF') },
+                examples: binaryExamples('jpeg', 'JPEG', 'image/jpeg', [0xff, 0xd8, 0xff]),
               },
               'multipart/form-data': {
                 schema: {

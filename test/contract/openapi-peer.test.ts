@@ -2,6 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { sample } from 'openapi-sampler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/contract/openapi.js';
+import { textOfXmlExample } from '../../src/contract/openapi-examples.js';
 import { type ReferenceService, startReferenceService } from '../../src/reference/service.js';
 import { xmlShape } from './xml-shape.js';
 
@@ -22,6 +23,7 @@ beforeAll(async () => {
 afterAll(() => service.close());
 
 /** The XML openapi-sampler writes for the body a media type describes. */
+const xmlExampleText = (media: Json) => textOfXmlExample(media.examples.xml.externalValue);
 const sampledXml = (media: Json) => sample(media.schema, { format: 'xml', quiet: true }, document) as string;
 
 /**
@@ -70,7 +72,7 @@ describe('openapi-sampler reading the document', () => {
   it('writes the names of the reference service’s answer to the document’s own example request', async () => {
     const { checkoutUrl } = await placeOrder();
     const post = document.paths['/checkout/{code}'].post;
-    const sent = await call('POST', checkoutUrl, XML, post.requestBody.content['application/xml'].example);
+    const sent = await call('POST', checkoutUrl, XML, xmlExampleText(post.requestBody.content['application/xml']));
     expect(Object.keys(post.responses)).toContain(String(sent.status));
     expect(sent.status).toBe(201);
     expect(sent.headers.get('location')).toBe(checkoutUrl);
@@ -85,7 +87,7 @@ describe('openapi-sampler reading the document', () => {
 
   it('writes the names of the request the reference service takes', () => {
     const content = document.paths['/checkout/{code}'].post.requestBody.content['application/xml'];
-    expect(namesOfSample(sampledXml(content))).toEqual(namesOfAnswer(content.example));
+    expect(namesOfSample(sampledXml(content))).toEqual(namesOfAnswer(xmlExampleText(content)));
   });
 
   it('writes the names of the reference service’s upload answer and of its refusals', async () => {
