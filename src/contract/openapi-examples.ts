@@ -53,22 +53,23 @@ export function checkoutAnswerExample(baseUrl: string): Model {
 export const xmlExampleOf = (file: SchemaName, model: Model) => writeResourceXml(file, model);
 export const errorXmlExample = () => writeErrorXml(ERROR_EXAMPLE.message, ERROR_EXAMPLE.hints);
 
-const XML_DATA_URL = 'data:application/xml;charset=utf-8,';
+/** The vendor extension that holds an XML body's example text on its Media Type Object. */
+export const XML_EXAMPLE_KEY = 'x-xml-example';
 
 /**
- * An XML example as an Example Object whose externalValue is a data: URL holding the text. Spectral's
- * default ruleset validates an inline XML string (as `example` or as an example's `value`) against
- * the object schema the XML Object names, and fails every one; externalValue it leaves alone, and a
- * data: URL keeps the document self-contained.
+ * An XML example, kept out of `example` and `examples` on purpose. Spectral's default ruleset
+ * validates an inline XML string (as `example` or an example's `value`) against the object schema
+ * the XML Object names and fails every one; Specmatic reads an `externalValue` as an empty body and
+ * stops loading the document. No Example Object form passes both, so the text stands in an extension
+ * both ignore, and tools write XML bodies from the XML Objects (as Redoc's sampler does).
  */
-export const xmlExamples = (xml: string) => ({
-  xml: { summary: 'The same body as XML', externalValue: `${XML_DATA_URL}${encodeURIComponent(xml)}` },
-});
+export const xmlExample = (xml: string) => ({ [XML_EXAMPLE_KEY]: xml });
 
-/** The text of an XML example written by xmlExamples. */
-export function textOfXmlExample(externalValue: string): string {
-  if (!externalValue.startsWith(XML_DATA_URL)) throw new Error(`not an XML data URL: ${externalValue.slice(0, 40)}`);
-  return decodeURIComponent(externalValue.slice(XML_DATA_URL.length));
+/** The XML example text of a Media Type Object written with xmlExample. */
+export function textOfXmlExample(media: Record<string, unknown>): string {
+  const text = media[XML_EXAMPLE_KEY];
+  if (typeof text !== 'string') throw new Error(`no ${XML_EXAMPLE_KEY} on this media type`);
+  return text;
 }
 
 /** A binary example: the type's magic bytes as a base64 data: URL, for the bytes are no JSON string. */

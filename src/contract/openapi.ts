@@ -8,7 +8,7 @@ import {
   PDF_EXAMPLE,
   UPLOAD_RESULT_EXAMPLE,
   xmlExampleOf,
-  xmlExamples,
+  xmlExample,
 } from './openapi-examples.js';
 import { componentSchemas, componentsOf, ERROR_COMPONENT } from './openapi-schemas.js';
 import { TOOL_VERSION } from './package-root.js';
@@ -38,13 +38,13 @@ function resourceContent(file: SchemaName, model: Record<string, unknown>) {
   const { json, xml } = componentsOf(file);
   return {
     'application/json': { schema: ref(json), example: model },
-    'application/xml': { schema: ref(xml), examples: xmlExamples(xmlExampleOf(file, model)) },
+    'application/xml': { schema: ref(xml), ...xmlExample(xmlExampleOf(file, model)) },
   };
 }
 
 const ERROR_CONTENT = {
   'application/json': { schema: ref(ERROR_COMPONENT), example: ERROR_EXAMPLE },
-  'application/xml': { schema: ref(ERROR_COMPONENT), examples: xmlExamples(errorXmlExample()) },
+  'application/xml': { schema: ref(ERROR_COMPONENT), ...xmlExample(errorXmlExample()) },
 };
 
 function refusals(statuses: (keyof typeof REFUSALS)[]) {
