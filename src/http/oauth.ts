@@ -1,7 +1,17 @@
 import { UsageError } from '../findings/usage-error.js';
-import type { Exchange } from '../validate/exchange.js';
+import { type Exchange, header } from '../validate/exchange.js';
 import { BASE_URL_HINT, saysNothingHere } from './base-url-hint.js';
 import { send } from './send.js';
+
+/**
+ * A 401 that challenges for a bearer token is a protected resource's answer: a token endpoint
+ * refuses bad client credentials with an OAuth error (RFC 6749 §5.2), it never asks for the token it
+ * issues. Services that check tokens before routing answer so at a path they do not have.
+ */
+function asksForBearerToken(exchange: Exchange): boolean {
+  const response = exchange.response;
+  return response?.status === 401 && /^\s*bearer\b/i.test(header(response.headers, 'www-authenticate') ?? '');
+}
 
 /** OAuth 2.0 client credentials against {base}/oauth, as the real service issues tokens. */
 export async function clientCredentialsToken(
@@ -35,7 +45,8 @@ export async function clientCredentialsToken(
   } catch {
     token = undefined;
   }
-  if (saysNothingHere(status)) throw new UsageError(`POST ${url} answered ${status}: ${BASE_URL_HINT}`);
+  if (saysNothingHere(status) || asksForBearerToken(exchange))
+    throw new UsageError(`POST ${url} answered ${status}: ${BASE_URL_HINT}`);
   if (status !== 200 || typeof token !== 'string') {
     throw new UsageError(
       `POST ${url} answered ${status} without an access_token; check --client-id and --client-secret`,

@@ -53,6 +53,8 @@ export interface ReferenceService {
 }
 
 const BASE_PATH = '/v2/';
+/** The first path segments under the base that name a resource (oauth is answered before these). */
+const KNOWN_RESOURCES = new Set(['orders', 'checkout', 'files']);
 const SMALL_BODY_LIMIT = 1024 * 1024;
 export const DEFAULT_MAX_UPLOAD = 2 * 1024 ** 3;
 
@@ -209,6 +211,13 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
       issuedTokens.add(token);
       responder.plainJson(200, { access_token: token, token_type: 'bearer', expires_in: 14399, scope: 'orders' });
       return;
+    }
+
+    // Nothing lives here (outside the base, or no resource of the interface): say so before asking
+    // for a token, so a client that missed /v2/ learns its base URL is wrong, not its credentials.
+    if (!KNOWN_RESOURCES.has(resource ?? '')) {
+      if (method !== 'GET' && method !== 'HEAD') request.resume();
+      throw new HttpError(404, `nothing at ${request.url}`, [`The interface lives under ${BASE_PATH}.`]);
     }
 
     const access = authorisation(request);
