@@ -1,4 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -159,6 +161,59 @@ describe('the CI examples', () => {
       }
       if (/gitlab/.test(file) && runs.some((r) => r.command === 'run'))
         expect(document?.[Object.keys(document)[0] ?? '']?.artifacts?.reports?.junit).toBe('reports/junit.xml');
+    });
+  }
+});
+
+/** A repository with a tag on its second commit: the first commit is reachable but no ref's tip. */
+function repositoryWithHistory(dir: string): { first: string; tip: string } {
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', join(dir, 'origin'), '-c', 'user.name=ci', '-c', 'user.email=ci@example.com', ...args], {
+      encoding: 'utf8',
+    }).trim();
+  execFileSync('git', ['init', '--quiet', join(dir, 'origin')]);
+  git('commit', '--quiet', '--allow-empty', '-m', 'first');
+  const first = git('rev-parse', 'HEAD');
+  git('commit', '--quiet', '--allow-empty', '-m', 'second');
+  git('tag', 'v1');
+  return { first, tip: git('rev-parse', 'HEAD') };
+}
+
+describe('the GitLab examples fetch print-conformance at the ref they are given', () => {
+  for (const file of files.filter((f) => f.startsWith('gitlab'))) {
+    // The before_script's git lines, run as the job runs them, into a temporary folder.
+    const job = Object.values(parse(readFileSync(join(folder, file), 'utf8')))[0] as { before_script: string[] };
+    const gitLines = job.before_script.filter((line) => /^git\b/.test(line));
+
+    it(`${file} checks out a pinned commit, a tag or a branch`, () => {
+      expect(gitLines.length).toBeGreaterThan(0);
+      const dir = mkdtempSync(join(tmpdir(), 'print-conformance-gitlab-'));
+      try {
+        const { first, tip } = repositoryWithHistory(dir);
+        for (const [ref, expected] of [
+          [first, first],
+          ['v1', tip],
+        ]) {
+          const checkout = join(dir, `checkout-${ref}`);
+          const script = gitLines
+            .map((line) => line.replaceAll(/(\/tmp\/)?print-conformance\b/g, checkout))
+            .join(' && ');
+          execFileSync('sh', ['-c', script], {
+            cwd: dir,
+            env: {
+              ...process.env,
+              PRINT_CONFORMANCE_REPO: `file://${join(dir, 'origin')}`,
+              PRINT_CONFORMANCE_REF: ref,
+            },
+            stdio: 'pipe',
+          });
+          expect(execFileSync('git', ['-C', checkout, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim(), ref).toBe(
+            expected,
+          );
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   }
 });
