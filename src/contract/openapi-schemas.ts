@@ -129,7 +129,9 @@ export function componentSchemas(): Record<string, JsonSchema> {
     out[json] = {
       ...named,
       description: `${named.description} As JSON. ${ruleById('checkout.json.no-tax').description}`,
-      not: { required: nil.map(jsonNameOf) },
+      // The forbidden members are named under properties too, as linters (Redocly) want every
+      // required member defined; `{}` takes any value, so the schema still forbids them all.
+      not: { required: nil.map(jsonNameOf), properties: Object.fromEntries(nil.map((n) => [jsonNameOf(n), {}])) },
     };
     out[xml] = {
       ...named,

@@ -81,7 +81,7 @@ describe('the OpenAPI document', () => {
     expect(tax.properties.nil).toMatchObject({ const: 'true', xml: { name: 'nil', prefix: 'xsi', attribute: true } });
     expect(tax.description).toContain('http://www.w3.org/2001/XMLSchema-instance');
     expect(components.Checkout.properties.tax).toBeUndefined();
-    expect(components.Checkout.not).toEqual({ required: ['tax'] });
+    expect(components.Checkout.not).toEqual({ required: ['tax'], properties: { tax: {} } });
     const answers = operations.flatMap(({ operation }) =>
       ['200', '201'].flatMap((status) =>
         operation.responses[status]?.content ? [operation.responses[status].content] : [],
