@@ -7,8 +7,8 @@ import {
   errorXmlExample,
   PDF_EXAMPLE,
   UPLOAD_RESULT_EXAMPLE,
-  xmlExampleOf,
   xmlExample,
+  xmlExampleOf,
 } from './openapi-examples.js';
 import { componentSchemas, componentsOf, ERROR_COMPONENT } from './openapi-schemas.js';
 import { TOOL_VERSION } from './package-root.js';
