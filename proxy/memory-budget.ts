@@ -15,6 +15,14 @@ export class MemoryBudget {
     return true;
   }
 
+  /**
+   * Counts memory that is held already and cannot be refused (an answer waiting in a socket for
+   * its client to read it): the budget may go over its limit, and takes nothing more until it is back under.
+   */
+  hold(bytes: number): void {
+    this.used += bytes;
+  }
+
   give(bytes: number): void {
     this.used -= bytes;
   }

@@ -42,15 +42,35 @@ export function isChunked(headers: Headers): boolean {
 }
 
 /**
- * The fields of a head to pass on: all but hop-by-hop ones and those named in `drop` (lower case),
- * written as "name: value\r\n" lines.
+ * Fields a head names in Connection besides close and keep-alive: they belong to that connection
+ * alone and are not passed on (RFC 9110 §7.6.1). Undefined when there are none (nearly always).
+ */
+function namedInConnection(rawHeaders: string[]): Set<string> | undefined {
+  let named: Set<string> | undefined;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index] as string;
+    if (name.length !== 10 || name.toLowerCase() !== 'connection') continue;
+    for (const option of (rawHeaders[index + 1] as string).split(',')) {
+      const lower = option.trim().toLowerCase();
+      if (lower === '' || lower === 'close' || lower === 'keep-alive') continue;
+      named ??= new Set();
+      named.add(lower);
+    }
+  }
+  return named;
+}
+
+/**
+ * The fields of a head to pass on: all but hop-by-hop ones, those its Connection field names and
+ * those named in `drop` (lower case), written as "name: value\r\n" lines.
  */
 export function forwardedFields(rawHeaders: string[], drop: ReadonlySet<string>): string {
+  const named = namedInConnection(rawHeaders);
   let lines = '';
   for (let index = 0; index < rawHeaders.length; index += 2) {
     const name = rawHeaders[index] as string;
     const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || drop.has(lower)) continue;
+    if (HOP_BY_HOP.has(lower) || drop.has(lower) || named?.has(lower)) continue;
     lines += `${name}: ${rawHeaders[index + 1]}\r\n`;
   }
   return lines;
