@@ -1,10 +1,10 @@
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import type { ProxyHandle, ProxyOptions } from '../../proxy/proxy-server.js';
 import { formatsOf, type RuleId, ruleById } from '../contract/rules.js';
 import { UsageError } from '../findings/usage-error.js';
+import { writeFileWhole } from '../output/output-file.js';
 import type { VerdictContext } from '../validate/verdicts.js';
 import { parseByteSize } from './byte-size.js';
 import { numberOption } from './number-option.js';
@@ -23,6 +23,18 @@ function reportedRules(selected: ReadonlySet<RuleId>, formats: readonly ('json' 
   return new Set([...selected].filter((id) => formatsOf(ruleById(id)).some((f) => f === 'any' || formats.includes(f))));
 }
 
+/** Each output file is its own: two options naming one file would write over each other. */
+function distinctOutputs(outputs: [string, string | undefined][]): void {
+  const seen = new Map<string, string>();
+  for (const [option, file] of outputs) {
+    if (!file) continue;
+    const path = resolve(file);
+    const before = seen.get(path);
+    if (before) throw new UsageError(`${before} and ${option} name the same file, ${path}: give each its own`);
+    seen.set(path, option);
+  }
+}
+
 /** The proxy's options from the command line, each checked: a bad one is one line and exit 2. */
 function proxySettings(argv: ProxyArgs, selected: Set<string>): Omit<ProxyOptions, 'log'> {
   const target = serviceUrl(argv.target, '--target', 'clients send their own credentials through the proxy');
@@ -30,6 +42,11 @@ function proxySettings(argv: ProxyArgs, selected: Set<string>): Omit<ProxyOption
     throw new UsageError(`--port ${argv.port} is not a port number`);
   const connectTimeoutMs = numberOption(argv['connect-timeout'], '--connect-timeout', 0.001) * 1000;
   if (argv['summary-md']) writableFile(resolve(argv['summary-md']), '--summary-md');
+  distinctOutputs([
+    ['--record', argv.record],
+    ['--har', argv.har],
+    ['--summary-md', argv['summary-md']],
+  ]);
   const clientTimeoutMs = numberOption(argv['client-timeout'], '--client-timeout') * 1000;
   const targetTimeoutMs = numberOption(argv['target-timeout'], '--target-timeout', 0.001) * 1000;
   const headersTimeoutMs = numberOption(argv['headers-timeout'], '--headers-timeout') * 1000;
@@ -72,7 +89,7 @@ async function start(options: ProxyOptions): Promise<ProxyHandle> {
       throw new UsageError(`port ${options.port} on ${options.host} is in use; choose another with --port`);
     if (code === 'EADDRNOTAVAIL')
       throw new UsageError(`cannot listen on ${options.host}; use an address of this machine`);
-    if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR')
+    if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR' || code === 'ENOTDIR' || code === 'EUNSAFE')
       throw new UsageError(`cannot write the recording: ${(error as Error).message}`);
     throw error;
   }
@@ -146,7 +163,7 @@ export function proxyCommand(yargs: Argv) {
       process.stderr.write(verdict.text);
       if (argv['summary-md']) {
         try {
-          writeFileSync(resolve(argv['summary-md']), verdict.markdown);
+          writeFileWhole(resolve(argv['summary-md']), verdict.markdown);
         } catch (error) {
           log(
             `print-conformance: cannot write ${argv['summary-md']}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,

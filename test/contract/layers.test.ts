@@ -3,13 +3,14 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 
-// Imports run one way: catalog and shared types → core → HTTP plumbing → sources (suite, proxy,
+// Imports run one way: catalog, shared types and file output → core → HTTP plumbing → sources (suite, proxy,
 // recordings, reference service) → report writers → CLI. A module may import from its own folder
 // and from layers below it; sources do not import each other (the suite wraps the probes).
 
 const LAYERS: Record<string, number> = {
   'src/contract': 0,
   'src/findings': 1,
+  'src/output': 1,
   'src/validate': 2,
   'src/http': 3,
   'src/probes': 4,
