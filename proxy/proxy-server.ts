@@ -1,7 +1,6 @@
 import { createServer, isIP, type Socket } from 'node:net';
 import { splitObservations } from '../src/findings/observations.js';
 import { listen } from '../src/http/listen.js';
-import { redactText } from '../src/http/redact.js';
 import type { Exchange } from '../src/validate/exchange.js';
 import type { Judgement } from '../src/validate/index.js';
 import { judgeTraffic, type TrafficJudgement, TrafficState } from '../src/validate/traffic.js';
@@ -10,7 +9,7 @@ import { TrafficLog } from './exchange-log.js';
 import { MemoryBudget } from './memory-budget.js';
 import { describeViolations, type ProxyContext } from './proxy-context.js';
 import { type RecordedExchange, Recorder } from './recorder.js';
-import { exchangeRedactor, type RedactionOptions } from './redaction.js';
+import { proxyRedaction, type RedactionOptions } from './redaction.js';
 import { lingerThenClose } from './socket-writes.js';
 
 // A reverse proxy that forwards every byte unchanged (but for absolute URLs that point at the
@@ -135,7 +134,8 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     headers: options.redact?.headers ?? [],
     members: options.redact?.members ?? [],
   };
-  const redact = exchangeRedactor(redaction);
+  const sessionRedaction = proxyRedaction(redaction);
+  const redact = sessionRedaction.exchange;
   const log = options.log ?? (() => {});
   // A recording that cannot be written (a full disk) must not stop the traffic it records: the
   // proxy says so once and goes on forwarding and judging.
@@ -145,7 +145,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   await recorder.ready();
   // The target is the service's base: what goes elsewhere under it is not the interface.
   const state = new TrafficState(target.href);
-  const traffic = new TrafficLog(redact, redaction.headers);
+  const traffic = new TrafficLog(redact, redaction.headers, sessionRedaction.text);
   // The tally takes each exchange's judgement from its one judging on the way through. Every
   // exchange is recorded in the same turn as its last judging, so the last judgement made is its
   // own (a request blocked in enforce mode is judged as a preview, another object, just before).
@@ -188,6 +188,9 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
         const judged = sorted.judgement;
         // Order answers and what is not the interface are judged by no rule.
         if (!judged) return [];
+        // Redacted where they are made: whatever quotes them (the violations header, the log,
+        // the summaries, enforce mode's answer, the recording) quotes them redacted.
+        judged.violations = sessionRedaction.findings(judged.violations);
         lastJudgement = judged;
         const { violations } = judged;
         return options.selected ? violations.filter((v) => options.selected?.has(v.rule)) : violations;
@@ -196,7 +199,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
         // proxy down or lose the exchange. It is forwarded and recorded as not judged.
         const message = `print-conformance could not judge this exchange: ${(error as Error).message}`;
         exchange.error = exchange.error ?? message;
-        log(`${requestLine(exchange)}: ${redactText(message)}`);
+        log(`${requestLine(exchange)}: ${sessionRedaction.text(message)}`);
         return [];
       }
     },
