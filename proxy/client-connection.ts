@@ -50,6 +50,9 @@ export class ClientConnection {
   private unread = 0;
   /** The next request waits until the client has read the answers before it (see `next`). */
   private waitingForClient = false;
+  /** Exchanges this connection has finished, and when the last one ended. */
+  private served = 0;
+  private idleSince = 0;
 
   constructor(
     private readonly client: Socket,
@@ -102,12 +105,33 @@ export class ClientConnection {
   checkHeadDeadline(now: number): void {
     const limit = this.context.headersTimeoutMs;
     if (this.headStartedAt === 0 || limit === 0 || now - this.headStartedAt <= limit || this.ignoring) return;
+    this.cutHead(`the request head was not complete within ${limit / 1000} s`);
+  }
+
+  private cutHead(why: string): void {
     this.headStartedAt = 0;
-    const body = JSON.stringify({
-      message: `print-conformance proxy: the request head was not complete within ${limit / 1000} s`,
-    });
-    this.refuse(408, body);
+    this.refuse(408, JSON.stringify({ message: `print-conformance proxy: ${why}` }));
     lingerThenClose(this.client);
+  }
+
+  /**
+   * What this connection is worth to a new one when every place is taken: one idle between
+   * requests can be closed at once (as nginx does when it runs short of connections), one whose
+   * head has been trickling in for a second or more can be cut off; others are busy (undefined).
+   * The number says how long it has been so.
+   */
+  spareFor(now: number): { idle: boolean; since: number } | undefined {
+    if (this.ignoring || this.flight || this.held.holding) return undefined;
+    if (this.headStartedAt === 0) return this.served > 0 ? { idle: true, since: this.idleSince } : undefined;
+    return now - this.headStartedAt >= 1000 ? { idle: false, since: this.headStartedAt } : undefined;
+  }
+
+  /** Makes room for a new connection (see spareFor). */
+  giveWay(): void {
+    if (this.headStartedAt === 0) {
+      this.endClient();
+      lingerThenClose(this.client);
+    } else this.cutHead('the request head was cut off to make room for another connection (--max-connections)');
   }
 
   private headBegun(): void {
@@ -352,6 +376,8 @@ export class ClientConnection {
   private finish(flight: Flight): void {
     if (flight.finished) return;
     flight.finished = true;
+    this.served += 1;
+    this.idleSince = performance.now();
     flight.discarding = true;
     flight.requestTap.close();
     flight.answer?.tap.release();

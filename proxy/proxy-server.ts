@@ -160,6 +160,12 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   let inFlight = 0;
   let settled: (() => void) | undefined;
 
+  const clientTimeoutMs = options.clientTimeoutMs ?? 30_000;
+  // A head is due within the headers timeout of its first byte, and never later than the client
+  // timeout: one byte every so often restarts the client's idle timer, not this deadline.
+  const headersTimeoutMs = [options.headersTimeoutMs ?? 20_000, clientTimeoutMs]
+    .filter((ms) => ms > 0)
+    .reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY);
   const context: ProxyContext = {
     target,
     targetBase: target.href,
@@ -174,8 +180,8 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     enforce: options.mode === 'enforce',
     rewriteUrls: options.rewriteUrls !== false,
     violationsHeader: options.violationsHeader !== false,
-    clientTimeoutMs: options.clientTimeoutMs ?? 30_000,
-    headersTimeoutMs: options.headersTimeoutMs ?? 20_000,
+    clientTimeoutMs,
+    headersTimeoutMs: Number.isFinite(headersTimeoutMs) ? headersTimeoutMs : 0,
     answerTimeoutMs: options.connectTimeoutMs ?? 10_000,
     targetTimeoutMs: options.targetTimeoutMs ?? 60_000,
     judge: (exchange) => {
@@ -237,7 +243,34 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
 
   const maxConnections = options.maxConnections ?? 1000;
   let full = false;
+  /**
+   * Every place is taken: a connection idle between requests (the longest idle first), else one
+   * whose head has trickled in the longest, gives way, so that slow or idle clients cannot lock
+   * out a new one. A connection that closes takes its place out of the set once it is gone.
+   */
+  const makeRoom = () => {
+    const now = performance.now();
+    let best: ClientConnection | undefined;
+    let bestSpare: { idle: boolean; since: number } | undefined;
+    for (const connection of connections) {
+      const spare = connection.spareFor(now);
+      if (!spare) continue;
+      const better =
+        !bestSpare ||
+        (spare.idle && !bestSpare.idle) ||
+        (spare.idle === bestSpare.idle && spare.since < bestSpare.since);
+      if (better) {
+        best = connection;
+        bestSpare = spare;
+      }
+    }
+    if (!best) return;
+    best.giveWay();
+    // Counted out at once: it is closing, and no longer holds a place.
+    connections.delete(best);
+  };
   const server = createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
+    if (connections.size >= maxConnections) makeRoom();
     if (connections.size >= maxConnections) {
       if (!full) log(`${maxConnections} client connections are open (--max-connections): more are answered 503`);
       full = true;

@@ -85,12 +85,13 @@ export function proxyOptions(y: Argv) {
       type: 'number',
       default: 20,
       describe:
-        'Seconds a client has to send a whole request head, however it trickles; then 408 and the connection closes (0: no limit)',
+        'Seconds a client has to send a whole request head, however it trickles, and never more than --client-timeout; then 408 and the connection closes (0: --client-timeout alone)',
     })
     .option('max-connections', {
       type: 'number',
       default: 1000,
-      describe: 'Client connections open at once; a connection beyond them is answered 503 and closed',
+      describe:
+        'Client connections open at once; when all are taken, one idle between requests or one trickling its head gives way, else a new connection is answered 503 and closed',
     })
     .option('allowed-host', {
       type: 'string',
