@@ -15,9 +15,12 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
-/** Field names (lower case) to one value each, repeated fields joined with ", ", as recorded. */
+/**
+ * Field names (lower case) to one value each, repeated fields joined with ", ", as recorded. The
+ * record has no prototype: a field named "constructor" or "__proto__" is a field like any other.
+ */
 export function headerRecord(rawHeaders: string[]): Headers {
-  const record: Headers = {};
+  const record: Headers = Object.create(null);
   for (let index = 0; index < rawHeaders.length; index += 2) {
     const name = (rawHeaders[index] as string).toLowerCase();
     const value = rawHeaders[index + 1] as string;

@@ -5,6 +5,7 @@ import type { ProxyHandle, ProxyOptions } from '../../proxy/proxy-server.js';
 import { formatsOf, type RuleId, ruleById } from '../contract/rules.js';
 import { UsageError } from '../findings/usage-error.js';
 import { writeFileWhole } from '../output/output-file.js';
+import { terminalText } from '../report/terminal-text.js';
 import type { VerdictContext } from '../validate/verdicts.js';
 import { parseByteSize } from './byte-size.js';
 import { numberOption } from './number-option.js';
@@ -122,7 +123,8 @@ export function proxyCommand(yargs: Argv) {
       const selected = selectedRules(argv.only, argv.skip);
       const settings = proxySettings(argv, reportedRules(selected, formats));
       const summaryInterval = numberOption(argv['summary-interval'], '--summary-interval');
-      const log = (line: string) => process.stderr.write(`${line}\n`);
+      // Lines quote traffic: printed as text a terminal does not act on.
+      const log = (line: string) => process.stderr.write(`${terminalText(line)}\n`);
       const started = Date.now();
       const proxy = await start({ ...settings, log });
       // Wrapping a command, standard output is the command's own: the line goes to stderr.
@@ -160,7 +162,7 @@ export function proxyCommand(yargs: Argv) {
         recordingFailure: proxy.recordingFailure(),
         ...(wrapped ? { command: { command: wrapped.join(' '), exitCode: commandCode } } : {}),
       });
-      process.stderr.write(verdict.text);
+      process.stderr.write(terminalText(verdict.text));
       if (argv['summary-md']) {
         try {
           writeFileWhole(resolve(argv['summary-md']), verdict.markdown);
