@@ -180,6 +180,8 @@ export class MessageParser {
   private stopped = false;
   /** Why the last head cannot be read on (its framing is refused): llhttp was stopped after it. */
   private refused: string | undefined;
+  /** The one small body piece of the current read so far (passed on as it is if no other comes). */
+  private firstSmall: Buffer | undefined;
   /** Small body pieces of the current read are in `joined` (see SMALL_PIECE). */
   private small = false;
 
@@ -244,6 +246,17 @@ export class MessageParser {
     };
     parser[HTTPParser.kOnBody] = (chunk: Buffer) => {
       if (chunk.length < SMALL_PIECE) {
+        // Most bodies come as one piece a read: held as it is until another comes.
+        if (!this.small) {
+          this.small = true;
+          this.firstSmall = chunk;
+          return;
+        }
+        if (this.firstSmall) {
+          this.firstSmall.copy(joined, joinedUsed);
+          joinedUsed += this.firstSmall.length;
+          this.firstSmall = undefined;
+        }
         if (joinedUsed + chunk.length > joined.length) this.passSmallPieces();
         chunk.copy(joined, joinedUsed);
         joinedUsed += chunk.length;
@@ -268,6 +281,13 @@ export class MessageParser {
 
   /** The small pieces of body held back in this read, passed on as one Buffer of their own. */
   private passSmallPieces(): void {
+    const first = this.firstSmall;
+    if (first) {
+      this.firstSmall = undefined;
+      this.small = false;
+      this.events.body(first);
+      return;
+    }
     const bytes = Buffer.allocUnsafe(joinedUsed);
     joined.copy(bytes, 0, 0, joinedUsed);
     joinedUsed = 0;
@@ -285,6 +305,7 @@ export class MessageParser {
       // What a failed read joined belongs to no one: the next parser starts with an empty `joined`.
       joinedUsed = 0;
       this.small = false;
+      this.firstSmall = undefined;
       throw thrown;
     }
     if (this.small) this.passSmallPieces();

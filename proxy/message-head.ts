@@ -53,7 +53,10 @@ function namedInConnection(rawHeaders: string[]): Set<string> | undefined {
   for (let index = 0; index < rawHeaders.length; index += 2) {
     const name = rawHeaders[index] as string;
     if (name.length !== 10 || name.toLowerCase() !== 'connection') continue;
-    for (const option of (rawHeaders[index + 1] as string).split(',')) {
+    const value = rawHeaders[index + 1] as string;
+    // Nearly always one of these: nothing to split.
+    if (value.length <= 10 && /^(?:keep-alive|close)$/i.test(value)) continue;
+    for (const option of value.split(',')) {
       const lower = option.trim().toLowerCase();
       if (lower === '' || lower === 'close' || lower === 'keep-alive') continue;
       named ??= new Set();

@@ -1,4 +1,4 @@
-import type { SecretNames } from './secret-names.js';
+import { HASH_MASK, type SecretNames } from './secret-names.js';
 import { type Cut, closingQuote, DOUBLE_QUOTE, isSpace, REDACTED, SINGLE_QUOTE, withCut } from './text-cuts.js';
 
 // Secrets that no `name=value` or `name: value` gives away, found by the shape around them:
@@ -130,7 +130,7 @@ const XML_NAME_VALUE = /<((?:[\w.-]+:)?(?:Name|Key))>([^<]*)<\/\1>\s*<((?:[\w.-]
  * "field") is a secret name, and an XML <Value> after a <Name> of one.
  */
 export function maskNameValuePairs(text: string, names: SecretNames, cuts: Cut[] | undefined): Cut[] | undefined {
-  if (!/value/i.test(text)) return cuts;
+  if (text.indexOf('alue') < 0 && text.indexOf('ALUE') < 0) return cuts;
   JSON_NAME_MEMBER.lastIndex = 0;
   for (let match = JSON_NAME_MEMBER.exec(text); match; match = JSON_NAME_MEMBER.exec(text)) {
     if (!names.isSecret(match[1] as string)) continue;
@@ -156,12 +156,31 @@ export function maskNameValuePairs(text: string, names: SecretNames, cuts: Cut[]
 }
 
 const FORM_TAG = /<(?:input|meta|param|option)\b[^>]*>/gi;
-const TAG_NAME = /\b(?:name|id|property|http-equiv)\s*=\s*/gi;
+const TAG_NAME = /\bname\s*=\s*/gi;
 const TAG_VALUE = /\b(?:value|content)\s*=\s*/gi;
+
+const FORM_TAGS = ['input', 'meta', 'param', 'option'];
+
+/** Whether a tag that carries a value by name (input, meta, param, option) opens anywhere in the text. */
+function mayHoldFormTag(text: string): boolean {
+  // Such a tag is told secret by its name attribute: without one, there is none.
+  if (text.indexOf('name') < 0 && text.indexOf('NAME') < 0) return false;
+  for (let at = text.indexOf('<'); at >= 0; at = text.indexOf('<', at + 1)) {
+    // i, m, p, o in either case: most tags are ruled out by their first letter.
+    const first = text.charCodeAt(at + 1) | 32;
+    if (first !== 105 && first !== 109 && first !== 112 && first !== 111) continue;
+    for (const tag of FORM_TAGS) {
+      let same = true;
+      for (let i = 0; i < tag.length && same; i += 1) same = (text.charCodeAt(at + 1 + i) | 32) === tag.charCodeAt(i);
+      if (same && !isSegmentChar(text.charCodeAt(at + 1 + tag.length))) return true;
+    }
+  }
+  return false;
+}
 
 /** HTML inputs, meta tags and params of a secret name: their value (or content) attribute. */
 export function maskFormInputs(text: string, names: SecretNames, cuts: Cut[] | undefined): Cut[] | undefined {
-  if (text.indexOf('<') < 0 || !/<(?:input|meta|param|option)\b/i.test(text)) return cuts;
+  if (!mayHoldFormTag(text)) return cuts;
   FORM_TAG.lastIndex = 0;
   for (let tag = FORM_TAG.exec(text); tag; tag = FORM_TAG.exec(text)) {
     const start = tag.index;
@@ -182,8 +201,11 @@ export function maskFormInputs(text: string, names: SecretNames, cuts: Cut[] | u
   return cuts;
 }
 
-const isSegmentChar = (code: number) =>
-  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 45 || code === 95;
+/** Characters of path segments a name can be read from: letters, digits, "-", "_". */
+const SEGMENT_CHAR = new Uint8Array(128);
+for (const char of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_')
+  SEGMENT_CHAR[char.charCodeAt(0)] = 1;
+const isSegmentChar = (code: number) => code < 128 && SEGMENT_CHAR[code] === 1;
 /** Ends of a path segment: the next separator, the query, the fragment, a quote, a blank, a tag. */
 const END_OF_SEGMENT = new Uint8Array(128);
 for (const char of '/\\?#"\'<>& \t\r\n,;)') END_OF_SEGMENT[char.charCodeAt(0)] = 1;
@@ -194,17 +216,22 @@ for (const char of '/\\?#"\'<>& \t\r\n,;)') END_OF_SEGMENT[char.charCodeAt(0)] =
  */
 export function maskPathTokens(text: string, names: SecretNames, cuts: Cut[] | undefined): Cut[] | undefined {
   for (let slash = text.indexOf('/'); slash >= 0; slash = text.indexOf('/', slash + 1)) {
+    // A closing tag ("</token>") is no path.
+    if (slash > 0 && text.charCodeAt(slash - 1) === 60) continue;
     const start = slash + 1;
     let end = start;
-    while (end < text.length && isSegmentChar(text.charCodeAt(end))) end += 1;
-    if (end === start) continue;
+    let hash = 0;
+    for (; end < text.length; end += 1) {
+      const code = text.charCodeAt(end);
+      if (code >= 128 || SEGMENT_CHAR[code] !== 1) break;
+      hash = (Math.imul(hash, 31) + code) & HASH_MASK;
+    }
     // The segment ends at "/" or at JSON's "\/".
+    if (end === start || end + 1 >= text.length) continue;
     let next = end;
     if (text.charCodeAt(next) === 92 && text.charCodeAt(next + 1) === 47) next += 1;
     if (text.charCodeAt(next) !== 47) continue;
-    // A closing tag ("</token>") is no path.
-    if (text.charCodeAt(slash - 1) === 60) continue;
-    if (!names.isSecret(text, start, end)) continue;
+    if (!names.isSecret(text, start, end, hash)) continue;
     const from = next + 1;
     let to = from;
     while (to < text.length) {
