@@ -1,7 +1,9 @@
-// One budget for the whole process for body bytes held for validation (JSON/XML bodies kept whole
+// One budget for the whole process for the memory bodies are held in (JSON/XML bodies kept whole
 // until they end, enforce mode's look at a request before it is forwarded, bodies kept for
-// --record-bodies). Past it a body is forwarded and recorded as not validated rather than held:
-// a crowd of slow uploads cannot make the proxy hold more than this, however many connections.
+// --record-bodies, answers written whole that their client has not read yet). It is charged what
+// holding costs, not just the bytes (held-bytes.ts). Past it a body is forwarded and recorded as not
+// validated rather than held (refused in enforce mode): a crowd of slow uploads, or of clients that
+// do not read, cannot make the proxy hold more than this, however many connections.
 
 export class MemoryBudget {
   private used = 0;

@@ -48,7 +48,7 @@ export function proxyOptions(y: Argv) {
       type: 'string',
       default: '256MiB',
       describe:
-        'Most body bytes held for validation at once, all connections together; past it a body is forwarded and recorded as not validated',
+        'Most memory held for bodies at once (what holding them costs), all connections together; past it a body is forwarded and recorded as not validated (in enforce mode: refused with 503)',
     })
     .option('redact', {
       type: 'string',
