@@ -1,5 +1,5 @@
 import { summariseExchange } from '../src/http/exchange-summary.js';
-import { redactText } from '../src/http/redact.js';
+import { redactText } from '../src/redaction/index.js';
 import type { Exchange } from '../src/validate/exchange.js';
 import type { Judgement } from '../src/validate/index.js';
 import type { Scope } from '../src/validate/scope.js';

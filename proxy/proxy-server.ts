@@ -1,6 +1,7 @@
 import { createServer, isIP, type Socket } from 'node:net';
 import { splitObservations } from '../src/findings/observations.js';
 import { listen } from '../src/http/listen.js';
+import { type SessionNames, sessionRedaction } from '../src/redaction/index.js';
 import type { Exchange } from '../src/validate/exchange.js';
 import type { Judgement } from '../src/validate/index.js';
 import { judgeTraffic, type TrafficJudgement, TrafficState } from '../src/validate/traffic.js';
@@ -9,7 +10,6 @@ import { TrafficLog } from './exchange-log.js';
 import { MemoryBudget } from './memory-budget.js';
 import { describeViolations, type ProxyContext } from './proxy-context.js';
 import { type RecordedExchange, Recorder } from './recorder.js';
-import { proxyRedaction, type RedactionOptions } from './redaction.js';
 import { lingerThenClose } from './socket-writes.js';
 
 // A reverse proxy that forwards every byte unchanged (but for absolute URLs that point at the
@@ -30,7 +30,7 @@ export interface ProxyOptions {
   validateLimit?: number;
   rewriteUrls?: boolean;
   violationsHeader?: boolean;
-  redact?: Partial<RedactionOptions>;
+  redact?: Partial<SessionNames>;
   /** Rule IDs whose violations are recorded, logged and named in answers (default: all). */
   selected?: Set<string>;
   strict?: boolean;
@@ -130,12 +130,12 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   if (target.username || target.password) throw new Error('the target URL must not hold a user name or password');
   if (!target.pathname.endsWith('/')) target.pathname += '/';
   const validateLimit = options.validateLimit ?? 8 * 1024 * 1024;
-  const redaction: RedactionOptions = {
+  const redaction: SessionNames = {
     headers: options.redact?.headers ?? [],
     members: options.redact?.members ?? [],
   };
-  const sessionRedaction = proxyRedaction(redaction);
-  const redact = sessionRedaction.exchange;
+  const session = sessionRedaction(redaction);
+  const redact = session.exchange;
   const log = options.log ?? (() => {});
   // A recording that cannot be written (a full disk) must not stop the traffic it records: the
   // proxy says so once and goes on forwarding and judging.
@@ -145,7 +145,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   await recorder.ready();
   // The target is the service's base: what goes elsewhere under it is not the interface.
   const state = new TrafficState(target.href);
-  const traffic = new TrafficLog(redact, redaction.headers, sessionRedaction.text);
+  const traffic = new TrafficLog(redact, redaction.headers, session.text);
   // The tally takes each exchange's judgement from its one judging on the way through. Every
   // exchange is recorded in the same turn as its last judging, so the last judgement made is its
   // own (a request blocked in enforce mode is judged as a preview, another object, just before).
@@ -196,7 +196,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
         if (!judged) return [];
         // Redacted where they are made: whatever quotes them (the violations header, the log,
         // the summaries, enforce mode's answer, the recording) quotes them redacted.
-        judged.violations = sessionRedaction.findings(judged.violations);
+        judged.violations = session.findings(judged.violations);
         lastJudgement = judged;
         const { violations } = judged;
         return options.selected ? violations.filter((v) => options.selected?.has(v.rule)) : violations;
@@ -205,7 +205,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
         // proxy down or lose the exchange. It is forwarded and recorded as not judged.
         const message = `print-conformance could not judge this exchange: ${(error as Error).message}`;
         exchange.error = exchange.error ?? message;
-        log(`${requestLine(exchange)}: ${sessionRedaction.text(message)}`);
+        log(`${requestLine(exchange)}: ${session.text(message)}`);
         return [];
       }
     },

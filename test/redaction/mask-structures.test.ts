@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactHeaders, redactText } from '../../src/http/redact.js';
-import { exchangeRedactor, findingRedactor } from '../../src/http/redact-exchange.js';
+import { exchangeRedactor, findingRedactor, redactHeaders, redactText } from '../../src/redaction/index.js';
 import { checkoutRequestJson, checkoutResponseJson, checkoutResponseXml } from '../helpers/exchanges.js';
 
 // Secrets a name=value reading misses, found by the shape around them: PEM private keys, Basic
