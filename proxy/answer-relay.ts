@@ -87,7 +87,11 @@ export class AnswerRelay {
     };
     flight.answer = answer;
     if (plan.empty) return true;
-    if (plan.bufferable) answer.buffered = true;
+    if (plan.bufferable) {
+      answer.buffered = true;
+      // Held by its tap: what it held is passed on should it grow too large to hold.
+      answer.tap.passesOnDropped = true;
+    }
     else this.startStreaming(flight, answer);
     return false;
   }

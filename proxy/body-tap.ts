@@ -91,6 +91,8 @@ export class BodyTap {
   unread: Unread | undefined;
   /** What was kept when keeping stopped, until `takeDropped` (a relay holding an answer passes it on). */
   private dropped: Buffer[] | undefined;
+  /** Whoever reads this tap passes on what it held when it stops holding (else that is let go at once). */
+  passesOnDropped = false;
   private readonly parts: MultipartPart[] = [];
   private parser: busboy.Busboy | undefined;
   private readonly type: string | undefined;
@@ -169,7 +171,7 @@ export class BodyTap {
     this.kept = undefined;
     if (this.readWhole) this.unread = unread;
     this.notKept = reason;
-    this.dropped = pieces;
+    if (this.passesOnDropped) this.dropped = pieces;
     this.release();
   }
 
