@@ -80,6 +80,37 @@ describe.skipIf(!peakMemoryReadable)('memory an attacker can make the proxy hold
     }
   }, 60_000);
 
+  it('bodies held by many connections at once stay within --memory-budget, however they are cut', async () => {
+    const target = createServer((socket) => {
+      socket.on('error', () => {});
+      socket.resume();
+    });
+    const budget = 8;
+    const proxy = await proxyProcess(await listening(target), ['--memory-budget', `${budget}MiB`]);
+    try {
+      // 12 clients each send 1 MiB of a JSON body in one-byte chunks, and never end it: held for
+      // validation while the budget lasts, then passed on unheld.
+      const body = oneByteChunks(jsonOf(MIB)).subarray(0, 6 * MIB);
+      const clients = await Promise.all(Array.from({ length: 12 }, () => openConnection(proxy.url)));
+      for (const { socket } of clients) {
+        socket.write(
+          'POST /checkout/abc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+        );
+        socket.write(body);
+      }
+      await until(() => clients.every(({ socket }) => socket.writableLength === 0), 30_000);
+      await sleep(500);
+      const growth = proxy.peakGrowthMiB();
+      console.log(
+        `peak growth, 12 MiB of one-byte chunks held against an ${budget} MiB budget: ${growth.toFixed(1)} MiB`,
+      );
+      expect(growth).toBeLessThan(budget + 40);
+      for (const { socket } of clients) socket.destroy();
+    } finally {
+      await proxy.stop();
+    }
+  }, 60_000);
+
   it('a JSON answer sent in one-byte chunks costs about its size too', async () => {
     const body = jsonOf(MIB);
     const target = createServer((socket) => {
