@@ -161,9 +161,10 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   let settled: (() => void) | undefined;
 
   const clientTimeoutMs = options.clientTimeoutMs ?? 30_000;
-  // A head is due within the headers timeout of its first byte, and never later than the client
-  // timeout: one byte every so often restarts the client's idle timer, not this deadline.
-  const headersTimeoutMs = [options.headersTimeoutMs ?? 20_000, clientTimeoutMs]
+  // A head is due within the headers timeout of its first byte, and never later than twice the
+  // client timeout: one byte every so often restarts the client's idle timer, not this deadline.
+  // (Twice, so that a head that stops coming altogether is the idle timer's, closed as before.)
+  const headersTimeoutMs = [options.headersTimeoutMs ?? 20_000, 2 * clientTimeoutMs]
     .filter((ms) => ms > 0)
     .reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY);
   const context: ProxyContext = {
@@ -286,7 +287,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     });
   });
   // One timer for all connections, rather than one per request: heads that take too long are
-  // found within a quarter of the headers timeout (at most a second late).
+  // found within an eighth of the headers timeout (at most half a second late).
   const sweep =
     context.headersTimeoutMs > 0
       ? setInterval(
@@ -294,7 +295,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
             const now = performance.now();
             for (const connection of connections) connection.checkHeadDeadline(now);
           },
-          Math.min(1000, Math.max(10, context.headersTimeoutMs / 4)),
+          Math.min(500, Math.max(10, context.headersTimeoutMs / 8)),
         ).unref()
       : undefined;
   const origin = await listen(server, options.port ?? 0, listenHost);

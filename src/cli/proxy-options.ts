@@ -85,7 +85,7 @@ export function proxyOptions(y: Argv) {
       type: 'number',
       default: 20,
       describe:
-        'Seconds a client has to send a whole request head, however it trickles, and never more than --client-timeout; then 408 and the connection closes (0: --client-timeout alone)',
+        'Seconds a client has to send a whole request head, however it trickles, and never more than twice --client-timeout; then 408 and the connection closes (0: --client-timeout alone)',
     })
     .option('max-connections', {
       type: 'number',
