@@ -230,7 +230,11 @@ export class Upstream {
       const now = performance.now();
       if (this.interims === 0) this.firstInterimAt = now;
       this.interims += 1;
-      if (this.interims > MAX_INTERIM || now - this.firstInterimAt > this.answerTimeoutMs) {
+      if (this.interims > MAX_INTERIM) {
+        this.fail({ kind: 'invalid', reason: `more than ${MAX_INTERIM} interim answers (1xx) before the final one` });
+        return true;
+      }
+      if (now - this.firstInterimAt > this.answerTimeoutMs) {
         this.fail({ kind: 'timeout' });
         return true;
       }

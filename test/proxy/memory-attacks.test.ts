@@ -169,7 +169,7 @@ describe.skipIf(!peakMemoryReadable)('memory an attacker can make the proxy hold
     }
   }, 60_000);
 
-  it('an endless stream of interim answers is held back and cut off by the answer timeout', async () => {
+  it('an endless stream of interim answers is held back and cut off', async () => {
     const hint = 'HTTP/1.1 103 Early Hints\r\nlink: </style.css>; rel=preload; as=style\r\n\r\n'.repeat(64);
     const sockets: Socket[] = [];
     const target = createServer((socket) => {
@@ -192,8 +192,9 @@ describe.skipIf(!peakMemoryReadable)('memory an attacker can make the proxy hold
       const reader = await openConnection(proxy.url);
       reader.socket.write('GET /checkout/abc HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
       const started = Date.now();
-      await until(() => /HTTP\/1\.1 504/.test(reader.received()), 15_000);
-      expect(reader.received()).toMatch(/HTTP\/1\.1 504/);
+      // Cut off: past 32 interim answers (502), or past the answer timeout (504).
+      await until(() => /HTTP\/1\.1 50[24]/.test(reader.received()), 15_000);
+      expect(reader.received()).toMatch(/HTTP\/1\.1 50[24]/);
       expect(Date.now() - started).toBeLessThan(6000);
       await sleep(Math.max(0, 5000 - (Date.now() - started)));
       const growth = proxy.peakGrowthMiB();
