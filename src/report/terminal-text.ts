@@ -17,8 +17,8 @@ export function terminalText(text: string): string {
   return UNPRINTABLE.test(text) ? text.replace(UNPRINTABLE, visible) : text;
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: characters XML 1.0 cannot carry are what is replaced
 const NOT_XML =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: characters XML 1.0 cannot carry are what is replaced
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** Text XML 1.0 can carry: characters it cannot, not even as references, as visible escapes. */
