@@ -127,6 +127,9 @@ export function proxyCommand(yargs: Argv) {
       const log = (line: string) => process.stderr.write(`${terminalText(line)}\n`);
       const started = Date.now();
       const proxy = await start({ ...settings, log });
+      // Listened for before the line goes out: whoever waits for it may signal at once, and a
+      // SIGTERM with no listener would end the proxy before it flushed the recording and summary.
+      const signalled = wrapped ? undefined : untilSignalled();
       // Wrapping a command, standard output is the command's own: the line goes to stderr.
       (wrapped ? process.stderr : process.stdout).write(`listening on ${proxy.url}\n`);
       let reported = 0;
@@ -141,7 +144,7 @@ export function proxyCommand(yargs: Argv) {
       let commandCode = 0;
       try {
         if (wrapped) commandCode = await runWrapped(wrapped, proxy.url);
-        else await untilSignalled();
+        else await signalled;
       } finally {
         clearInterval(periodic);
         await proxy.close();
