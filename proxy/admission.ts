@@ -123,5 +123,7 @@ export function targetUrlOf(
 export function peekLimitOf(method: string, headers: Headers, enforce: boolean, validateLimit: number): number {
   if (!enforce || method === 'GET' || method === 'HEAD') return 0;
   const type = mediaType(headers['content-type']);
-  return type === 'multipart/form-data' ? 64 * 1024 : isTextualMediaType(type) ? validateLimit : 0;
+  // A body without a type is judged by its start, as a multipart one (an upload without a type breaks a must rule).
+  if (type === 'multipart/form-data' || type === undefined) return 64 * 1024;
+  return isTextualMediaType(type) ? validateLimit : 0;
 }

@@ -1,6 +1,7 @@
 import { isTextualMediaType } from '../src/validate/document.js';
 import type { Headers } from '../src/validate/exchange.js';
 import { mediaType } from '../src/validate/exchange.js';
+import type { Framing } from './http-parser.js';
 import type { UpstreamFailure } from './upstream.js';
 
 // Decisions about the target's answer, made from its head and the request's: how it is relayed,
@@ -106,8 +107,8 @@ export function failureAnswer(
  * Whether a request may go out again after a kept connection closed under it (RFC 9110 §9.2.2):
  * once, for an idempotent method without a body, which the proxy can send again whole.
  */
-export function mayResend(method: string, headers: Headers, chunked: boolean, alreadyResent: boolean): boolean {
+export function mayResend(method: string, framing: Framing, alreadyResent: boolean): boolean {
   const idempotent = method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || method === 'DELETE';
-  const bodiless = !chunked && (headers['content-length'] ?? '0') === '0';
+  const bodiless = framing.kind === 'none' || (framing.kind === 'length' && framing.length === 0);
   return idempotent && bodiless && !alreadyResent;
 }

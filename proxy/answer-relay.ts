@@ -29,6 +29,8 @@ export interface RelayHost {
   connectionFields(flight: Flight): string;
   finish(flight: Flight): void;
   failed(flight: Flight, failure: UpstreamFailure): void;
+  /** `bytes` written to the client wait in its socket until it reads them: charged to the memory budget until then. */
+  heldUntilRead(bytes: number): void;
 }
 
 const NOT_ANSWERED = new Set(['content-length']);
@@ -45,11 +47,14 @@ export class AnswerRelay {
   events(flight: Flight): AnswerEvents {
     return {
       interim: (head) => {
-        if (flight.continued || flight.finished) return;
-        this.host.client.write(
+        // An HTTP/1.0 client knows no interim answers (RFC 9110 §15.2).
+        if (flight.continued || flight.finished || flight.head.version === '1.0') return;
+        const flowing = this.host.client.write(
           `${statusLine(head.status, head.statusText)}${forwardedFields(head.rawHeaders, NOT_ANSWERED)}\r\n`,
           'latin1',
         );
+        // A client that does not read them holds the target back, as a body it does not read does.
+        if (!flowing) this.holdTarget();
       },
       head: (head) => this.head(flight, head),
       body: (chunk) => this.body(flight, chunk),
@@ -75,16 +80,18 @@ export class AnswerRelay {
       tap: new BodyTap(headers, context.tapOptions),
       location,
       empty: plan.empty,
-      declaredLength: plan.declaredLength,
+      declaredLength: head.framing.kind === 'length' ? head.framing.length : Number.NaN,
       encoded: plan.encoded,
-      buffered: undefined,
-      bufferedSize: 0,
+      buffered: false,
       chunked: false,
     };
     flight.answer = answer;
     if (plan.empty) return true;
-    if (plan.bufferable) answer.buffered = [];
-    else this.startStreaming(flight, answer);
+    if (plan.bufferable) {
+      answer.buffered = true;
+      // Held by its tap: what it held is passed on should it grow too large to hold.
+      answer.tap.passesOnDropped = true;
+    } else this.startStreaming(flight, answer);
     return false;
   }
 
@@ -115,15 +122,12 @@ export class AnswerRelay {
     if (!answer || flight.finished) return;
     answer.tap.push(chunk);
     if (answer.buffered) {
-      answer.buffered.push(chunk);
-      answer.bufferedSize += chunk.length;
-      if (answer.bufferedSize <= this.host.context.validateLimit && !answer.tap.overBudget) return;
-      // Larger than announced, or more than the memory budget allows: passed on from here, unvalidated.
-      const kept = answer.buffered;
-      answer.buffered = undefined;
+      // Its tap holds it, until it is larger than announced or than the memory budget allows:
+      // then it is passed on from here, unvalidated.
+      if (answer.tap.keeping) return;
+      answer.buffered = false;
       this.startStreaming(flight, answer);
-      for (const piece of kept) this.writeBody(answer, piece);
-      return;
+      for (const piece of answer.tap.takeDropped()) this.writeBody(answer, piece);
     }
     this.writeBody(answer, chunk);
   }
@@ -131,16 +135,19 @@ export class AnswerRelay {
   private writeBody(answer: Answer, chunk: Buffer): void {
     const { client } = this.host;
     const flowing = answer.chunked ? writeClient(client, ...chunkFrame(chunk)) : client.write(chunk);
+    if (!flowing) this.holdTarget();
+  }
+
+  /** The client reads slower than the target sends: the target waits until it has read. */
+  private holdTarget(): void {
     const upstream = this.host.upstream();
-    if (!flowing && upstream && !this.stalled) {
-      // The client reads slower than the target sends: the target waits.
-      this.stalled = true;
-      upstream.pause();
-      client.once('drain', () => {
-        this.stalled = false;
-        upstream.resume();
-      });
-    }
+    if (!upstream || this.stalled) return;
+    this.stalled = true;
+    upstream.pause();
+    this.host.client.once('drain', () => {
+      this.stalled = false;
+      upstream.resume();
+    });
   }
 
   private end(flight: Flight): void {
@@ -162,7 +169,8 @@ export class AnswerRelay {
       this.host.finish(flight);
       return;
     }
-    let bytes = answer.buffered.length === 1 ? (answer.buffered[0] as Buffer) : Buffer.concat(answer.buffered);
+    // Read whole by the tap: one piece now.
+    let bytes = answer.tap.held()[0] ?? Buffer.alloc(0);
     if (context.rewriteUrls && !answer.encoded) {
       const original = body.text ?? bytes.toString('utf8');
       const rewritten = rewriteTargetUrls(original, context.targetBase, flight.proxyBase);
@@ -173,6 +181,8 @@ export class AnswerRelay {
     const reportable = exchange.violations.filter((v) => v.severity !== 'observe');
     if (context.violationsHeader && reportable.length > 0) extra[VIOLATIONS_HEADER] = describeViolations(reportable);
     this.writeHead(flight, answer, extra, bytes);
+    // Until the client has read it, the answer is held in its socket: it stays charged to the budget.
+    this.host.heldUntilRead(bytes.length);
     this.host.finish(flight);
   }
 

@@ -1,10 +1,11 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { availableParallelism } from 'node:os';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import busboy from 'busboy';
 import { isTextualMediaType } from '../src/validate/document.js';
 import { decodeText, type MultipartPart, mediaType, type RecordedBody } from '../src/validate/exchange.js';
+import { HeldBytes } from './held-bytes.js';
 import type { MemoryBudget } from './memory-budget.js';
 import { OffThreadHash } from './off-thread-hash.js';
 
@@ -28,6 +29,42 @@ export const offThreadHashing = {
   enabled: availableParallelism() >= 4,
 };
 
+/** Why a body the core reads whole could not be read: kept too large, over the budget, or in a coding not decoded. */
+export type Unread = 'too-large' | 'budget' | 'coding';
+
+/**
+ * Decodes a body in the content codings named, the last applied first (RFC 9110 §8.4); undefined
+ * for a coding it does not know. "deflate" is read as zlib, as the RFC says, or else as raw
+ * deflate, as ASP.NET Core and browsers do. Output past `limit` throws a RangeError.
+ */
+export function decodeContent(bytes: Buffer, codings: string, limit: number): Buffer | undefined {
+  const options = { maxOutputLength: limit };
+  let out = bytes;
+  const list = codings
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+  for (let index = list.length - 1; index >= 0; index -= 1) {
+    const coding = list[index];
+    if (coding === 'gzip' || coding === 'x-gzip') out = gunzipSync(out, options);
+    else if (coding === 'br') out = brotliDecompressSync(out, options);
+    else if (coding === 'deflate') {
+      try {
+        out = inflateSync(out, options);
+      } catch (error) {
+        if (error instanceof RangeError) throw error;
+        out = inflateRawSync(out, options);
+      }
+    } else return undefined;
+  }
+  return out;
+}
+
+/** Over the decoding limit: zlib's error for output past maxOutputLength. */
+function tooLarge(error: unknown): boolean {
+  return error instanceof RangeError || (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
+}
+
 export interface TapOptions {
   /** Keep bodies up to this size whole for validation (JSON, XML, forms). */
   keepLimit: number;
@@ -45,12 +82,17 @@ export class BodyTap {
   /** Settles once the recorded body has its digest (one hashed on the worker thread comes later). */
   digested: Promise<void> | undefined;
   private head = Buffer.alloc(0);
-  private kept: Buffer[] | undefined;
-  private keptSize = 0;
-  /** Bytes taken from the budget and not yet given back. */
+  private kept: HeldBytes | undefined;
+  /** Memory taken from the budget (what holding the kept bytes costs) and not yet given back. */
   private budgeted = 0;
   /** Why a body the core would read whole is not kept. */
   private notKept: string | undefined;
+  /** The same, for enforce mode's answer: a body it cannot read is refused (413, 503, 415). */
+  unread: Unread | undefined;
+  /** What was kept when keeping stopped, until `takeDropped` (a relay holding an answer passes it on). */
+  private dropped: Buffer[] | undefined;
+  /** Whoever reads this tap passes on what it held when it stops holding (else that is let go at once). */
+  passesOnDropped = false;
   private readonly parts: MultipartPart[] = [];
   private parser: busboy.Busboy | undefined;
   private readonly type: string | undefined;
@@ -65,7 +107,7 @@ export class BodyTap {
     if (this.type === 'multipart/form-data') this.startMultipart();
     // Uploads (PDF, images, multipart) are judged from their size, digest, first bytes and part
     // headers, all read as they pass: holding them would only cost memory.
-    if (options.keepBinary || this.readWhole) this.kept = [];
+    if (options.keepBinary || this.readWhole) this.kept = new HeldBytes();
     else if (offThread && offThreadHashing.enabled && Number(headers['content-length']) >= offThreadHashing.from)
       this.offThread = OffThreadHash.start();
     if (!this.kept && !this.offThread) this.hash = createHash('sha256');
@@ -88,7 +130,24 @@ export class BodyTap {
 
   /** The body stopped being kept because the memory budget was spent. */
   get overBudget(): boolean {
-    return this.notKept !== undefined && this.notKept === this.options.budget?.reason;
+    return this.unread === 'budget';
+  }
+
+  /** The body is still kept whole. */
+  get keeping(): boolean {
+    return this.kept !== undefined;
+  }
+
+  /** The bytes kept, as they came (one piece once the body was read): what a held body is forwarded from. */
+  held(): Buffer[] {
+    return this.kept?.all() ?? [];
+  }
+
+  /** What was kept before keeping stopped (once; the tap holds it no longer). */
+  takeDropped(): Buffer[] {
+    const dropped = this.dropped ?? [];
+    this.dropped = undefined;
+    return dropped;
   }
 
   /** Gives back what this body took from the budget (done when it is read; again is harmless). */
@@ -104,12 +163,15 @@ export class BodyTap {
     this.offThread = undefined;
   }
 
-  private stopKeeping(reason: string | undefined): void {
+  private stopKeeping(unread: Unread, reason: string | undefined): void {
     const hash = createHash('sha256');
-    for (const kept of this.kept ?? []) hash.update(kept);
+    const pieces = this.kept?.all() ?? [];
+    for (const kept of pieces) hash.update(kept);
     this.hash = hash;
     this.kept = undefined;
+    if (this.readWhole) this.unread = unread;
     this.notKept = reason;
+    if (this.passesOnDropped) this.dropped = pieces;
     this.release();
   }
 
@@ -144,13 +206,13 @@ export class BodyTap {
     if (this.head.length < HEAD_BYTES)
       this.head = Buffer.concat([this.head, chunk.subarray(0, HEAD_BYTES - this.head.length)]);
     if (this.kept) {
-      this.keptSize += chunk.length;
       const budget = this.options.budget;
-      if (this.keptSize > this.options.keepLimit) this.stopKeeping(undefined);
-      else if (budget && !budget.take(chunk.length)) this.stopKeeping(budget.reason);
+      const cost = budget ? this.kept.costOf(chunk) : 0;
+      if (this.kept.size + chunk.length > this.options.keepLimit) this.stopKeeping('too-large', undefined);
+      else if (budget && !budget.take(cost)) this.stopKeeping('budget', budget.reason);
       else {
-        if (budget) this.budgeted += chunk.length;
-        this.kept.push(chunk);
+        this.budgeted += cost;
+        this.kept.add(chunk);
       }
     }
     // Bytes after an early look at the body (finish, when the answer streams back before the
@@ -180,23 +242,23 @@ export class BodyTap {
       return body;
     }
     // As it came on the wire, before any decoding: that is what the digest is of.
-    const raw = this.kept ? Buffer.concat(this.kept) : undefined;
+    const raw = this.kept?.whole();
     this.release();
     let whole: Buffer | undefined = raw;
     if (whole && contentEncoding && contentEncoding !== 'identity') {
       try {
-        const limit = { maxOutputLength: this.options.keepLimit };
-        const decoders: Record<string, (b: Buffer) => Buffer> = {
-          gzip: (b) => gunzipSync(b, limit),
-          'x-gzip': (b) => gunzipSync(b, limit),
-          deflate: (b) => inflateSync(b, limit),
-          br: (b) => brotliDecompressSync(b, limit),
-        };
-        const decode = decoders[contentEncoding.toLowerCase()];
-        whole = decode ? decode(whole) : undefined;
-      } catch {
+        whole = decodeContent(whole, contentEncoding, this.options.keepLimit);
+        if (!whole) {
+          body.skipped = `cannot decode ${contentEncoding}`;
+          if (this.readWhole) this.unread = 'coding';
+        }
+      } catch (error) {
         whole = undefined;
-        body.skipped = `cannot decode ${contentEncoding}`;
+        const large = tooLarge(error);
+        body.skipped = large
+          ? `not validated: over ${this.options.keepLimit} bytes once decoded (${contentEncoding})`
+          : `cannot decode ${contentEncoding}`;
+        if (this.readWhole) this.unread = large ? 'too-large' : 'coding';
       }
     }
     if (this.parts.length > 0) body.parts = this.parts;

@@ -1,10 +1,13 @@
 import type { Socket } from 'node:net';
-import type { Exchange } from '../src/validate/exchange.js';
+import { isTextualMediaType } from '../src/validate/document.js';
+import { type Exchange, mediaType, type RecordedBody } from '../src/validate/exchange.js';
 import { admitRequest } from './admission.js';
 import { failureAnswer, mayResend } from './answer-checks.js';
 import { AnswerRelay } from './answer-relay.js';
+import type { Unread } from './body-tap.js';
 import { blockingAnswer, previewBody } from './enforcement.js';
 import { type Flight, newFlight } from './flight.js';
+import { HeldBytes } from './held-bytes.js';
 import { HeldEvents } from './held-events.js';
 import { type MessageHead, MessageParser } from './http-parser.js';
 import { chunkFrame, fieldLines, forwardedFields, LAST_CHUNK, statusLine } from './message-head.js';
@@ -22,8 +25,9 @@ import { Upstream, type UpstreamFailure } from './upstream.js';
 /** With no client timeout, idle connections are still closed after this long, as node's http server does. */
 const KEEP_ALIVE_MS = 5000;
 
-const NOT_FORWARDED_TO_TARGET = new Set(['host']);
-const NOT_FORWARDED_WITH_EXPECT = new Set(['host', 'expect']);
+// The proxy frames every body it forwards itself: Content-Length is written with its own digits.
+const NOT_FORWARDED_TO_TARGET = new Set(['host', 'content-length']);
+const NOT_FORWARDED_WITH_EXPECT = new Set(['host', 'content-length', 'expect']);
 
 export class ClientConnection {
   private readonly parser: MessageParser;
@@ -42,6 +46,13 @@ export class ClientConnection {
   private headStartedAt = 0;
   private readonly backpressure: RequestBackpressure;
   private readonly idleMs: number;
+  /** Bytes of answers waiting in the client's socket, charged to the memory budget until it reads them. */
+  private unread = 0;
+  /** The next request waits until the client has read the answers before it (see `next`). */
+  private waitingForClient = false;
+  /** Exchanges this connection has finished, and when the last one ended. */
+  private served = 0;
+  private idleSince = 0;
 
   constructor(
     private readonly client: Socket,
@@ -58,6 +69,7 @@ export class ClientConnection {
       connectionFields: (flight) => this.connectionFields(flight),
       finish: (flight) => this.finish(flight),
       failed: (flight, failure) => this.answerFailed(flight, failure),
+      heldUntilRead: (bytes) => this.heldUntilRead(bytes),
     });
     // Events are handled at once unless an exchange before them is still being answered.
     this.parser = new MessageParser('request', {
@@ -93,12 +105,33 @@ export class ClientConnection {
   checkHeadDeadline(now: number): void {
     const limit = this.context.headersTimeoutMs;
     if (this.headStartedAt === 0 || limit === 0 || now - this.headStartedAt <= limit || this.ignoring) return;
+    this.cutHead(`the request head was not complete within ${limit / 1000} s`);
+  }
+
+  private cutHead(why: string): void {
     this.headStartedAt = 0;
-    const body = JSON.stringify({
-      message: `print-conformance proxy: the request head was not complete within ${limit / 1000} s`,
-    });
-    this.refuse(408, body);
+    this.refuse(408, JSON.stringify({ message: `print-conformance proxy: ${why}` }));
     lingerThenClose(this.client);
+  }
+
+  /**
+   * What this connection is worth to a new one when every place is taken: one idle between
+   * requests can be closed at once (as nginx does when it runs short of connections), one whose
+   * head has been trickling in for a second or more can be cut off; others are busy (undefined).
+   * The number says how long it has been so.
+   */
+  spareFor(now: number): { idle: boolean; since: number } | undefined {
+    if (this.ignoring || this.flight || this.held.holding) return undefined;
+    if (this.headStartedAt === 0) return this.served > 0 ? { idle: true, since: this.idleSince } : undefined;
+    return now - this.headStartedAt >= 1000 ? { idle: false, since: this.headStartedAt } : undefined;
+  }
+
+  /** Makes room for a new connection (see spareFor). */
+  giveWay(): void {
+    if (this.headStartedAt === 0) {
+      this.endClient();
+      lingerThenClose(this.client);
+    } else this.cutHead('the request head was cut off to make room for another connection (--max-connections)');
   }
 
   private headBegun(): void {
@@ -130,10 +163,14 @@ export class ClientConnection {
     this.allowedHost = admission.host;
     const flight = newFlight(head, admission, this.context);
     this.flight = flight;
-    // In enforce mode a small JSON/XML/form or multipart head is read before anything is forwarded.
+    // In enforce mode a JSON/XML/form body is read whole, a multipart one's start, before
+    // anything is forwarded: the request is judged first.
     if (flight.peekLimit > 0) {
-      flight.peeked = [];
-      if (/^100-continue$/i.test(flight.headers.expect ?? '')) {
+      flight.gated = true;
+      // JSON, XML and forms are held by their tap, whole; of others the start is held here.
+      if (!isTextualMediaType(mediaType(flight.headers['content-type']))) flight.peeked = new HeldBytes();
+      // An HTTP/1.0 client knows no interim answers (RFC 9110 §15.2): it sends its body anyway.
+      if (/^100-continue$/i.test(flight.headers.expect ?? '') && head.version !== '1.0') {
         flight.continued = true;
         this.client.write(`${statusLine(100)}\r\n`, 'latin1');
       }
@@ -146,11 +183,22 @@ export class ClientConnection {
     const flight = this.flight;
     if (!flight || flight.discarding) return;
     flight.requestTap.push(chunk);
-    if (flight.peeked) {
-      flight.peeked.push(chunk);
-      flight.peekedSize += chunk.length;
-      // Judged once it is all there, too large to hold, or more than the memory budget allows.
-      if (flight.peekedSize > flight.peekLimit || flight.requestTap.overBudget) this.judgePeeked(flight);
+    if (flight.gated) {
+      // A body the gate cannot hold whole is not read on: it cannot be judged, so it is refused.
+      if (!flight.peeked) {
+        if (!flight.requestTap.keeping) this.refuseUnread(flight);
+        return;
+      }
+      // The start of a multipart body, held against the budget like any other.
+      const budget = this.context.tapOptions.budget;
+      const cost = flight.peeked.costOf(chunk);
+      if (budget && !budget.take(cost)) {
+        this.refuseUnread(flight, 'budget');
+        return;
+      }
+      flight.peekedCost += cost;
+      flight.peeked.add(chunk);
+      if (flight.peeked.size > flight.peekLimit) this.judgeGated(flight);
       return;
     }
     this.writeBody(flight, chunk);
@@ -167,23 +215,42 @@ export class ClientConnection {
     // Pipelined requests wait for this one's answer, and are not read before their turn.
     this.held.hold();
     this.client.pause();
-    if (flight.peeked) {
-      this.judgePeeked(flight);
+    if (flight.gated) {
+      this.judgeGated(flight);
       return;
     }
     if (flight.forwarded) this.endBody(flight);
   }
 
-  /** Enforce mode: the request's head and first bytes are judged; a must violation blocks it. */
-  private judgePeeked(flight: Flight): void {
-    const peeked = flight.peeked ?? [];
+  /**
+   * Enforce mode: the request is judged from its whole body (JSON, XML, forms) or its start
+   * (multipart) before anything is forwarded; a must violation blocks it, and so does a body the
+   * proxy cannot read: a gate that cannot see fails closed.
+   */
+  private judgeGated(flight: Flight): void {
+    flight.gated = false;
+    const peeked = flight.peeked;
     flight.peeked = undefined;
-    const previewed = previewBody(flight.headers, peeked, flight.requestTap, this.context.tapOptions);
+    let previewed: RecordedBody;
+    let held: Buffer[];
+    if (peeked) {
+      held = peeked.all();
+      previewed = previewBody(flight.headers, held, this.context.tapOptions);
+    } else {
+      previewed = flight.requestTap.finish(flight.headers['content-encoding']);
+      if (flight.requestTap.unread) {
+        this.refuseUnread(flight);
+        return;
+      }
+      held = flight.requestTap.held();
+    }
     const preview: Exchange = { request: { ...flight.exchange.request, body: previewed } };
     const blocked = blockingAnswer(this.context.judge(preview));
     if (!blocked) {
       this.forward(flight);
-      for (const chunk of peeked) this.writeBody(flight, chunk);
+      for (const chunk of held) this.writeBody(flight, chunk);
+      if (peeked) this.context.tapOptions.budget?.give(flight.peekedCost);
+      flight.peekedCost = 0;
       if (flight.requestEnded) this.endBody(flight);
       return;
     }
@@ -206,10 +273,35 @@ export class ClientConnection {
     const head = flight.head;
     let text = `${head.method} ${flight.path} HTTP/1.1\r\nhost: ${this.context.target.host}\r\n`;
     text += forwardedFields(head.rawHeaders, flight.continued ? NOT_FORWARDED_WITH_EXPECT : NOT_FORWARDED_TO_TARGET);
-    // The proxy frames the body itself; codings before "chunked" (rare) stay in the bytes, so are named.
-    if (flight.chunked) text += `transfer-encoding: ${flight.headers['transfer-encoding']}\r\n`;
-    const bodyFollows = flight.chunked || (flight.headers['content-length'] ?? '0') !== '0';
+    // Framed as the parser read the request, never as its header text says (http-parser.ts).
+    const { framing } = head;
+    if (framing.kind === 'chunked') text += 'transfer-encoding: chunked\r\n';
+    else if (framing.kind === 'length') text += `content-length: ${framing.length}\r\n`;
+    const bodyFollows = framing.kind === 'chunked' || (framing.kind === 'length' && framing.length > 0);
     this.upstream.send(`${text}\r\n`, this.relay.events(flight), bodyFollows);
+  }
+
+  /** Enforce mode: a body the gate cannot read (too large, over the budget, in an unknown coding) is refused. */
+  private refuseUnread(flight: Flight, unread: Unread | undefined = flight.requestTap.unread): void {
+    const limit = this.context.validateLimit;
+    const budget = this.context.tapOptions.budget;
+    const refusal =
+      unread === 'coding'
+        ? {
+            status: 415,
+            message: `enforce mode cannot read a body in the content coding ${JSON.stringify(flight.headers['content-encoding'] ?? '')}, so does not forward it`,
+          }
+        : unread === 'budget'
+          ? {
+              status: 503,
+              message: `enforce mode cannot hold this body to judge it now (the memory budget of ${budget?.limit} bytes, --memory-budget, is spent), so does not forward it; try again later`,
+            }
+          : {
+              status: 413,
+              message: `enforce mode reads bodies up to ${limit} bytes (--validate-limit) to judge them; this one is larger, so it is not forwarded`,
+            };
+    flight.gated = false;
+    this.fail(flight, refusal.status, refusal.message, unread === 'budget' ? { 'retry-after': '1' } : undefined);
   }
 
   private writeBody(flight: Flight, chunk: Buffer): void {
@@ -242,7 +334,7 @@ export class ClientConnection {
       answerTimeoutMs: this.context.answerTimeoutMs,
       targetTimeoutMs: this.context.targetTimeoutMs,
       stopping: this.context.stopping(),
-      canResend: mayResend(flight.head.method, flight.headers, flight.chunked, flight.resent || flight.continued),
+      canResend: mayResend(flight.head.method, flight.head.framing, flight.resent || flight.continued),
     });
     if (answer.resend) {
       flight.resent = true;
@@ -255,7 +347,7 @@ export class ClientConnection {
   }
 
   /** The exchange cannot complete: it is recorded as failed, and the client told if it still can be. */
-  private fail(flight: Flight, status: number, message: string): void {
+  private fail(flight: Flight, status: number, message: string, extra?: Record<string, string>): void {
     if (flight.finished) return;
     const { exchange } = flight;
     exchange.request.body = flight.requestTap.finish(flight.headers['content-encoding']);
@@ -268,7 +360,7 @@ export class ClientConnection {
     this.upstream = undefined;
     if (!flight.headSent && !this.client.destroyed) {
       const body = JSON.stringify({ message: `print-conformance proxy: ${message}` });
-      this.answerItself(flight, status, { 'content-type': 'application/json; charset=utf-8' }, body);
+      this.answerItself(flight, status, { 'content-type': 'application/json; charset=utf-8', ...extra }, body);
     } else this.client.destroy();
     this.finish(flight);
   }
@@ -284,9 +376,13 @@ export class ClientConnection {
   private finish(flight: Flight): void {
     if (flight.finished) return;
     flight.finished = true;
+    this.served += 1;
+    this.idleSince = performance.now();
     flight.discarding = true;
     flight.requestTap.close();
     flight.answer?.tap.release();
+    if (flight.peekedCost > 0) this.context.tapOptions.budget?.give(flight.peekedCost);
+    flight.peekedCost = 0;
     if (!flight.requestEnded && flight.forwarded) {
       // The target has not had the whole request: its connection cannot carry another one.
       this.upstream?.destroy();
@@ -308,6 +404,21 @@ export class ClientConnection {
     // Else the rest of the request body is read and dropped before the next request.
   }
 
+  /** Answers written whole wait in the client's socket: charged to the budget until it has read them. */
+  private heldUntilRead(bytes: number): void {
+    if (!this.client.writableNeedDrain || this.client.destroyed) return;
+    const budget = this.context.tapOptions.budget;
+    if (!budget) return;
+    budget.hold(bytes);
+    this.unread += bytes;
+    if (this.unread === bytes) this.client.once('drain', () => this.answersRead());
+  }
+
+  private answersRead(): void {
+    this.context.tapOptions.budget?.give(this.unread);
+    this.unread = 0;
+  }
+
   /** The exchange is over on both sides: the connection closes or goes on with the next request. */
   private next(flight: Flight): void {
     if (this.flight !== flight) return;
@@ -316,6 +427,25 @@ export class ClientConnection {
       this.endClient();
       return;
     }
+    // A client that does not read its answers gets no more of them: the next request it sent
+    // is read once it has read what is waiting for it (as node:http and nginx do), so that
+    // pipelined requests cannot pile answers up in the proxy.
+    if (this.client.writableNeedDrain) {
+      if (!this.held.holding) this.held.hold();
+      this.client.pause();
+      if (this.waitingForClient) return;
+      this.waitingForClient = true;
+      this.client.once('drain', () => {
+        this.waitingForClient = false;
+        if (!this.flight && !this.ignoring) this.readNext();
+      });
+      return;
+    }
+    this.readNext();
+  }
+
+  /** The next request: the one held (pipelined), else whatever the client sends next. */
+  private readNext(): void {
     this.held.replay();
     if (this.held.holding) return;
     if (this.clientEnded) {
@@ -380,6 +510,7 @@ export class ClientConnection {
   }
 
   private closed(): void {
+    if (this.unread > 0) this.answersRead();
     const flight = this.flight;
     if (flight && !flight.finished) {
       if (this.context.stopping()) this.fail(flight, 503, 'the proxy stopped before the exchange completed');

@@ -32,19 +32,12 @@ export function blockingAnswer(violations: Violation[]): BlockingAnswer | undefi
 }
 
 /**
- * The body a request is judged by before it is forwarded: what has come of it. When the memory
- * budget stopped its being held, it is judged without it (a cut JSON document would read as broken).
+ * The body a request is judged by before it is forwarded when only its start is held (multipart:
+ * its first part headers): what has come of it, read by a tap of its own.
  */
-export function previewBody(
-  headers: Headers,
-  peeked: Buffer[],
-  requestTap: BodyTap,
-  tapOptions: TapOptions,
-): RecordedBody {
-  // Not against the budget: the request's own tap holds these very bytes already.
+export function previewBody(headers: Headers, held: Buffer[], tapOptions: TapOptions): RecordedBody {
+  // Not against the budget: these very bytes are held (and charged) already.
   const preview = new BodyTap(headers, { ...tapOptions, budget: undefined });
-  for (const chunk of peeked) preview.push(chunk);
-  const body = preview.finish(headers['content-encoding']);
-  if (!requestTap.overBudget) return body;
-  return { size: body.size, sha256: body.sha256, headBase64: body.headBase64, skipped: tapOptions.budget?.reason };
+  for (const chunk of held) preview.push(chunk);
+  return preview.finish(headers['content-encoding']);
 }

@@ -1,5 +1,5 @@
 import { summariseExchange } from '../src/http/exchange-summary.js';
-import { redactText } from '../src/http/redact.js';
+import { redactText } from '../src/redaction/index.js';
 import type { Exchange } from '../src/validate/exchange.js';
 import type { Judgement } from '../src/validate/index.js';
 import type { Scope } from '../src/validate/scope.js';
@@ -28,7 +28,15 @@ export class TrafficLog {
   /** Why exchanges never reached the target: "502 the target … cannot be reached (ECONNREFUSED)" → count. */
   readonly notReached = new Map<string, number>();
 
-  constructor(redact: (exchange: Exchange) => Exchange, credentialHeaders: readonly string[]) {
+  /**
+   * @param redact the session's redaction of exchanges; @param mask that of the proxy's own texts.
+   * Findings come redacted where they were made (src/redaction/session.ts).
+   */
+  constructor(
+    redact: (exchange: Exchange) => Exchange,
+    credentialHeaders: readonly string[],
+    private readonly mask: (text: string) => string = (text) => redactText(text),
+  ) {
     // Summaries are made only for the few breaches kept per rule, redacted as the recording is.
     this.tally = new Tally({
       summarise: (exchange, violation) => summariseExchange(redact(exchange), [], credentialHeaders, violation),
@@ -49,19 +57,14 @@ export class TrafficLog {
     this.seen += 1;
     if (scope?.kind === 'outside') this.tally.outside(scope.reason);
     else if (scope?.kind === 'order') this.tally.order();
-    else if (judged) {
-      // Messages quote what was sent (a URL, the start of a broken body): redacted as the recording is.
-      const violations =
-        judged.violations.length === 0
-          ? judged.violations
-          : judged.violations.map((v) => ({ ...v, message: redactText(v.message) }));
-      this.tally.record(exchange, { ...judged, violations });
-    } else this.unjudged += 1;
+    // Its findings were redacted as they were made (src/redaction/session.ts).
+    else if (judged) this.tally.record(exchange, judged);
+    else this.unjudged += 1;
     if (exchange.blocked) this.blocked += 1;
     else if (exchange.response) this.reached += 1;
     else {
       const status = exchange.proxyStatus === undefined ? '' : `${exchange.proxyStatus} `;
-      this.count(`${status}${redactText(exchange.error ?? 'no answer')}`);
+      this.count(`${status}${this.mask(exchange.error ?? 'no answer')}`);
     }
   }
 

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Headers } from '../src/validate/exchange.js';
 import { type AdmittedRequest, peekLimitOf } from './admission.js';
 import { BodyTap } from './body-tap.js';
+import type { HeldBytes } from './held-bytes.js';
 import type { MessageHead } from './http-parser.js';
-import { isChunked } from './message-head.js';
 import type { ProxyContext } from './proxy-context.js';
 import type { RecordedExchange } from './recorder.js';
 
@@ -21,9 +21,8 @@ export interface Answer {
   empty: boolean;
   declaredLength: number;
   encoded: boolean;
-  /** Kept whole until it ends: judged before its head goes out, URLs rewritten. */
-  buffered: Buffer[] | undefined;
-  bufferedSize: number;
+  /** Kept whole (by its tap) until it ends: judged before its head goes out, URLs rewritten. */
+  buffered: boolean;
   /** Streaming to the client in chunks the proxy frames itself. */
   chunked: boolean;
 }
@@ -38,10 +37,13 @@ export interface Flight {
   requestTap: BodyTap;
   /** The request body goes to the target in chunks (it came so, without a length). */
   chunked: boolean;
-  /** Enforce mode: body bytes held back until the request is judged. */
-  peeked: Buffer[] | undefined;
+  /** Enforce mode: the request is held back (by its tap, or in `peeked`) until it is judged. */
+  gated: boolean;
+  /** Enforce mode: the start of a multipart body, held back until the request is judged. */
+  peeked: HeldBytes | undefined;
+  /** What `peeked` took from the memory budget. */
+  peekedCost: number;
   peekLimit: number;
-  peekedSize: number;
   /** The client sent "Expect: 100-continue" and the proxy answered it itself. */
   continued: boolean;
   /** Sent again on a new connection after a kept one closed under it. */
@@ -76,10 +78,11 @@ export function newFlight(head: MessageHead, admitted: AdmittedRequest, context:
     proxyBase: `http://${admitted.host ?? context.ownAuthority}/`,
     // A large upload is hashed on a worker thread.
     requestTap: new BodyTap(headers, context.tapOptions, true),
-    chunked: isChunked(headers),
+    chunked: head.framing.kind === 'chunked',
+    gated: false,
     peeked: undefined,
+    peekedCost: 0,
     peekLimit: peekLimitOf(head.method, headers, context.enforce, context.validateLimit),
-    peekedSize: 0,
     continued: false,
     resent: false,
     forwarded: false,

@@ -62,7 +62,19 @@ export interface MessageHead {
   keepAlive: boolean;
   /** CONNECT, or a request to switch protocols: the parser reads no further. */
   upgrade: boolean;
+  /**
+   * How the body is framed, as this parser reads it. Decided here once, from the fields llhttp
+   * framed the message by: nothing else reads framing from header text (a proxy that frames a
+   * body otherwise than its parser did lets a request hide another inside its body).
+   */
+  framing: Framing;
 }
+
+/**
+ * A body with the length given (the value llhttp read, written back as the proxy's own digits),
+ * in chunks, running to the end of the connection (answers only), or none.
+ */
+export type Framing = { kind: 'length'; length: number } | { kind: 'chunked' } | { kind: 'close' } | { kind: 'none' };
 
 export interface MessageEvents {
   /** The first byte of a message has come. */
@@ -74,22 +86,77 @@ export interface MessageEvents {
   end(): void;
 }
 
+const NO_BODY_FRAMING: Framing = { kind: 'none' };
+const CHUNKED: Framing = { kind: 'chunked' };
+const TO_CLOSE: Framing = { kind: 'close' };
+
 /**
- * The length of a request body that is framed by Content-Length alone: one field of digits and no
- * Transfer-Encoding (llhttp has refused conflicting or malformed ones before the head completes).
+ * A request's framing, or the parse error it is refused with (RFC 9112 §6.3, as nginx and Envoy
+ * read it): Transfer-Encoding must be one field that says exactly "chunked" (no other coding, no
+ * empty or repeated one: "chunked" followed by an empty field is framed as chunked by llhttp
+ * and read as no coding at all by whoever joins the fields), and never comes with Content-Length;
+ * Content-Length must be one field of digits.
  */
-function plainLength(rawHeaders: string[]): number {
-  let length = 0;
+function requestFraming(rawHeaders: string[]): Framing | string {
+  let transferEncodings = 0;
+  let chunked = false;
+  let length = -1;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index] as string;
+    // Most fields are neither: told apart by their length before their name is compared.
+    if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') {
+      transferEncodings += 1;
+      chunked = (rawHeaders[index + 1] as string).trim().toLowerCase() === 'chunked';
+    } else if (name.length === 14 && name.toLowerCase() === 'content-length') {
+      const value = (rawHeaders[index + 1] as string).trim();
+      if (length >= 0 || !/^\d{1,15}$/.test(value)) return 'HPE_INVALID_CONTENT_LENGTH';
+      length = Number(value);
+    }
+  }
+  if (transferEncodings > 0) {
+    if (transferEncodings > 1 || !chunked) return 'HPE_INVALID_TRANSFER_ENCODING';
+    if (length >= 0) return 'HPE_UNEXPECTED_CONTENT_LENGTH';
+    return CHUNKED;
+  }
+  return length > 0 ? { kind: 'length', length } : length === 0 ? { kind: 'length', length: 0 } : NO_BODY_FRAMING;
+}
+
+/** An answer's framing as llhttp reads it: chunked when that is the last coding, else its length, else to the close. */
+function answerFraming(rawHeaders: string[]): Framing {
+  let codings: string | undefined;
+  let length = -1;
   for (let index = 0; index < rawHeaders.length; index += 2) {
     const name = (rawHeaders[index] as string).toLowerCase();
-    if (name === 'transfer-encoding') return 0;
-    if (name !== 'content-length') continue;
-    const value = (rawHeaders[index + 1] as string).trim();
-    if (length > 0 || !/^\d{1,15}$/.test(value)) return 0;
-    length = Number(value);
+    if (name === 'transfer-encoding') codings = `${codings ?? ''},${rawHeaders[index + 1]}`;
+    else if (name === 'content-length') {
+      const value = (rawHeaders[index + 1] as string).trim();
+      if (/^\d{1,15}$/.test(value)) length = Number(value);
+    }
   }
-  return length;
+  if (codings !== undefined) {
+    const last = codings
+      .split(',')
+      .map((coding) => coding.trim().toLowerCase())
+      .filter((coding) => coding !== '')
+      .at(-1);
+    return last === 'chunked' ? CHUNKED : TO_CLOSE;
+  }
+  return length >= 0 ? { kind: 'length', length } : TO_CLOSE;
 }
+
+/**
+ * Body pieces llhttp hands over smaller than this are joined with the others of the same read
+ * before they are passed on: a body sent in one-byte chunks would otherwise become a Buffer (a
+ * few hundred bytes of memory) and a write per byte. Larger pieces pass as they are.
+ */
+const SMALL_PIECE = 1024;
+/**
+ * Where small pieces are joined: one for all parsers (they are passed on before any other event,
+ * so no two messages share it at once). Each piece is copied at once, so that the Buffer llhttp
+ * made for it dies young rather than live on, a piece of garbage per byte, in the old generation.
+ */
+const joined = Buffer.allocUnsafeSlow(64 * 1024);
+let joinedUsed = 0;
 
 /** What llhttp's on_headers_complete returns: go on; no body; no body, and stop after this head. */
 const READ_BODY = 0;
@@ -111,6 +178,12 @@ export class MessageParser {
   private bodyLeft = 0;
   /** llhttp stopped after a head whose body this class reads itself. */
   private stopped = false;
+  /** Why the last head cannot be read on (its framing is refused): llhttp was stopped after it. */
+  private refused: string | undefined;
+  /** The one small body piece of the current read so far (passed on as it is if no other comes). */
+  private firstSmall: Buffer | undefined;
+  /** Small body pieces of the current read are in `joined` (see SMALL_PIECE). */
+  private small = false;
 
   constructor(
     kind: 'request' | 'response',
@@ -140,31 +213,61 @@ export class MessageParser {
         rawHeaders = this.headerParts.concat(rawHeaders);
         this.headerParts = [];
       }
+      const framing = kind === 'request' ? requestFraming(rawHeaders) : answerFraming(rawHeaders);
+      const fullUrl = this.urlParts + (url ?? '');
+      this.urlParts = '';
+      if (typeof framing === 'string') {
+        // Refused before anyone reads the head: llhttp stops here, and execute says why.
+        this.refused = framing;
+        this.stopped = true;
+        return STOP_AFTER_HEAD;
+      }
+      const version = `${major}.${minor}`;
       const head: MessageHead = {
         method: method === undefined ? '' : (methods[method] ?? ''),
-        url: this.urlParts + (url ?? ''),
-        version: `${major}.${minor}`,
+        url: fullUrl,
+        version,
         status: status ?? 0,
         statusText: statusText ?? '',
         rawHeaders,
-        keepAlive,
+        // An HTTP/1.0 message with Transfer-Encoding has faulty framing: the connection closes after it (RFC 9112 §6.1).
+        keepAlive: keepAlive && !(framing === CHUNKED && version === '1.0'),
         upgrade,
+        framing,
       };
-      this.urlParts = '';
       if (events.head(head)) return NO_BODY;
       // Only requests: whether an answer has a body depends on more than its head (HEAD, 204, 304).
-      if (kind === 'request' && !upgrade) {
-        const length = plainLength(rawHeaders);
-        if (length > 0) {
-          this.bodyLeft = length;
-          this.stopped = true;
-          return STOP_AFTER_HEAD;
-        }
+      if (kind === 'request' && !upgrade && framing.kind === 'length' && framing.length > 0) {
+        this.bodyLeft = framing.length;
+        this.stopped = true;
+        return STOP_AFTER_HEAD;
       }
       return READ_BODY;
     };
-    parser[HTTPParser.kOnBody] = (chunk: Buffer) => events.body(chunk);
+    parser[HTTPParser.kOnBody] = (chunk: Buffer) => {
+      if (chunk.length < SMALL_PIECE) {
+        // Most bodies come as one piece a read: held as it is until another comes.
+        if (!this.small) {
+          this.small = true;
+          this.firstSmall = chunk;
+          return;
+        }
+        if (this.firstSmall) {
+          this.firstSmall.copy(joined, joinedUsed);
+          joinedUsed += this.firstSmall.length;
+          this.firstSmall = undefined;
+        }
+        if (joinedUsed + chunk.length > joined.length) this.passSmallPieces();
+        chunk.copy(joined, joinedUsed);
+        joinedUsed += chunk.length;
+        this.small = true;
+        return;
+      }
+      if (this.small) this.passSmallPieces();
+      events.body(chunk);
+    };
     parser[HTTPParser.kOnMessageComplete] = () => {
+      if (this.small) this.passSmallPieces();
       // Fields that arrive after the head are the trailer of a chunked body (the parser hands
       // them over, with the URL, as it hands over the parts of a long head). They belong to this
       // message alone and are dropped, as nginx does: never merged into the next message's head.
@@ -176,8 +279,40 @@ export class MessageParser {
     this.parser = parser;
   }
 
+  /** The small pieces of body held back in this read, passed on as one Buffer of their own. */
+  private passSmallPieces(): void {
+    const first = this.firstSmall;
+    if (first) {
+      this.firstSmall = undefined;
+      this.small = false;
+      this.events.body(first);
+      return;
+    }
+    const bytes = Buffer.allocUnsafe(joinedUsed);
+    joined.copy(bytes, 0, 0, joinedUsed);
+    joinedUsed = 0;
+    this.small = false;
+    this.events.body(bytes);
+  }
+
   /** Feeds bytes; returns the parse error's code (HPE_…) when they are no valid HTTP/1.1. */
   execute(chunk: Buffer): string | undefined {
+    if (this.refused) return this.refused;
+    let error: string | undefined;
+    try {
+      error = this.read(chunk);
+    } catch (thrown) {
+      // What a failed read joined belongs to no one: the next parser starts with an empty `joined`.
+      joinedUsed = 0;
+      this.small = false;
+      this.firstSmall = undefined;
+      throw thrown;
+    }
+    if (this.small) this.passSmallPieces();
+    return error;
+  }
+
+  private read(chunk: Buffer): string | undefined {
     let at = 0;
     for (;;) {
       if (this.bodyLeft > 0) {
@@ -195,6 +330,7 @@ export class MessageParser {
       const result = this.parser.execute(at === 0 ? chunk : chunk.subarray(at));
       if (typeof result !== 'number') return result.code ?? 'HPE_INVALID';
       if (!this.stopped) return undefined;
+      if (this.refused) return this.refused;
       // llhttp stopped right after a head (it says where): the body is in the bytes after it.
       this.stopped = false;
       at += result;
@@ -203,6 +339,7 @@ export class MessageParser {
 
   /** The stream ended: completes a body that runs to the end of the connection, else says what is cut. */
   finish(): string | undefined {
+    if (this.refused) return this.refused;
     if (this.bodyLeft > 0) return 'HPE_INVALID_EOF_STATE';
     const result = this.parser.finish();
     return result === undefined ? undefined : (result.code ?? 'HPE_INVALID');

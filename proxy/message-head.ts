@@ -15,9 +15,12 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
-/** Field names (lower case) to one value each, repeated fields joined with ", ", as recorded. */
+/**
+ * Field names (lower case) to one value each, repeated fields joined with ", ", as recorded. The
+ * record has no prototype: a field named "constructor" or "__proto__" is a field like any other.
+ */
 export function headerRecord(rawHeaders: string[]): Headers {
-  const record: Headers = {};
+  const record: Headers = Object.create(null);
   for (let index = 0; index < rawHeaders.length; index += 2) {
     const name = (rawHeaders[index] as string).toLowerCase();
     const value = rawHeaders[index + 1] as string;
@@ -42,15 +45,38 @@ export function isChunked(headers: Headers): boolean {
 }
 
 /**
- * The fields of a head to pass on: all but hop-by-hop ones and those named in `drop` (lower case),
- * written as "name: value\r\n" lines.
+ * Fields a head names in Connection besides close and keep-alive: they belong to that connection
+ * alone and are not passed on (RFC 9110 §7.6.1). Undefined when there are none (nearly always).
+ */
+function namedInConnection(rawHeaders: string[]): Set<string> | undefined {
+  let named: Set<string> | undefined;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index] as string;
+    if (name.length !== 10 || name.toLowerCase() !== 'connection') continue;
+    const value = rawHeaders[index + 1] as string;
+    // Nearly always one of these: nothing to split.
+    if (value.length <= 10 && /^(?:keep-alive|close)$/i.test(value)) continue;
+    for (const option of value.split(',')) {
+      const lower = option.trim().toLowerCase();
+      if (lower === '' || lower === 'close' || lower === 'keep-alive') continue;
+      named ??= new Set();
+      named.add(lower);
+    }
+  }
+  return named;
+}
+
+/**
+ * The fields of a head to pass on: all but hop-by-hop ones, those its Connection field names and
+ * those named in `drop` (lower case), written as "name: value\r\n" lines.
  */
 export function forwardedFields(rawHeaders: string[], drop: ReadonlySet<string>): string {
+  const named = namedInConnection(rawHeaders);
   let lines = '';
   for (let index = 0; index < rawHeaders.length; index += 2) {
     const name = rawHeaders[index] as string;
     const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || drop.has(lower)) continue;
+    if (HOP_BY_HOP.has(lower) || drop.has(lower) || named?.has(lower)) continue;
     lines += `${name}: ${rawHeaders[index + 1]}\r\n`;
   }
   return lines;

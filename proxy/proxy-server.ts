@@ -1,7 +1,7 @@
 import { createServer, isIP, type Socket } from 'node:net';
 import { splitObservations } from '../src/findings/observations.js';
 import { listen } from '../src/http/listen.js';
-import { redactText } from '../src/http/redact.js';
+import { type SessionNames, sessionRedaction } from '../src/redaction/index.js';
 import type { Exchange } from '../src/validate/exchange.js';
 import type { Judgement } from '../src/validate/index.js';
 import { judgeTraffic, type TrafficJudgement, TrafficState } from '../src/validate/traffic.js';
@@ -10,7 +10,6 @@ import { TrafficLog } from './exchange-log.js';
 import { MemoryBudget } from './memory-budget.js';
 import { describeViolations, type ProxyContext } from './proxy-context.js';
 import { type RecordedExchange, Recorder } from './recorder.js';
-import { exchangeRedactor, type RedactionOptions } from './redaction.js';
 import { lingerThenClose } from './socket-writes.js';
 
 // A reverse proxy that forwards every byte unchanged (but for absolute URLs that point at the
@@ -31,7 +30,7 @@ export interface ProxyOptions {
   validateLimit?: number;
   rewriteUrls?: boolean;
   violationsHeader?: boolean;
-  redact?: Partial<RedactionOptions>;
+  redact?: Partial<SessionNames>;
   /** Rule IDs whose violations are recorded, logged and named in answers (default: all). */
   selected?: Set<string>;
   strict?: boolean;
@@ -131,11 +130,12 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   if (target.username || target.password) throw new Error('the target URL must not hold a user name or password');
   if (!target.pathname.endsWith('/')) target.pathname += '/';
   const validateLimit = options.validateLimit ?? 8 * 1024 * 1024;
-  const redaction: RedactionOptions = {
+  const redaction: SessionNames = {
     headers: options.redact?.headers ?? [],
     members: options.redact?.members ?? [],
   };
-  const redact = exchangeRedactor(redaction);
+  const session = sessionRedaction(redaction);
+  const redact = session.exchange;
   const log = options.log ?? (() => {});
   // A recording that cannot be written (a full disk) must not stop the traffic it records: the
   // proxy says so once and goes on forwarding and judging.
@@ -145,7 +145,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   await recorder.ready();
   // The target is the service's base: what goes elsewhere under it is not the interface.
   const state = new TrafficState(target.href);
-  const traffic = new TrafficLog(redact, redaction.headers);
+  const traffic = new TrafficLog(redact, redaction.headers, session.text);
   // The tally takes each exchange's judgement from its one judging on the way through. Every
   // exchange is recorded in the same turn as its last judging, so the last judgement made is its
   // own (a request blocked in enforce mode is judged as a preview, another object, just before).
@@ -160,6 +160,13 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   let inFlight = 0;
   let settled: (() => void) | undefined;
 
+  const clientTimeoutMs = options.clientTimeoutMs ?? 30_000;
+  // A head is due within the headers timeout of its first byte, and never later than twice the
+  // client timeout: one byte every so often restarts the client's idle timer, not this deadline.
+  // (Twice, so that a head that stops coming altogether is the idle timer's, closed as before.)
+  const headersTimeoutMs = [options.headersTimeoutMs ?? 20_000, 2 * clientTimeoutMs]
+    .filter((ms) => ms > 0)
+    .reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY);
   const context: ProxyContext = {
     target,
     targetBase: target.href,
@@ -174,8 +181,8 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     enforce: options.mode === 'enforce',
     rewriteUrls: options.rewriteUrls !== false,
     violationsHeader: options.violationsHeader !== false,
-    clientTimeoutMs: options.clientTimeoutMs ?? 30_000,
-    headersTimeoutMs: options.headersTimeoutMs ?? 20_000,
+    clientTimeoutMs,
+    headersTimeoutMs: Number.isFinite(headersTimeoutMs) ? headersTimeoutMs : 0,
     answerTimeoutMs: options.connectTimeoutMs ?? 10_000,
     targetTimeoutMs: options.targetTimeoutMs ?? 60_000,
     judge: (exchange) => {
@@ -188,6 +195,9 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
         const judged = sorted.judgement;
         // Order answers and what is not the interface are judged by no rule.
         if (!judged) return [];
+        // Redacted where they are made: whatever quotes them (the violations header, the log,
+        // the summaries, enforce mode's answer, the recording) quotes them redacted.
+        judged.violations = session.findings(judged.violations);
         lastJudgement = judged;
         const { violations } = judged;
         return options.selected ? violations.filter((v) => options.selected?.has(v.rule)) : violations;
@@ -196,7 +206,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
         // proxy down or lose the exchange. It is forwarded and recorded as not judged.
         const message = `print-conformance could not judge this exchange: ${(error as Error).message}`;
         exchange.error = exchange.error ?? message;
-        log(`${requestLine(exchange)}: ${redactText(message)}`);
+        log(`${requestLine(exchange)}: ${session.text(message)}`);
         return [];
       }
     },
@@ -234,7 +244,34 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
 
   const maxConnections = options.maxConnections ?? 1000;
   let full = false;
+  /**
+   * Every place is taken: a connection idle between requests (the longest idle first), else one
+   * whose head has trickled in the longest, gives way, so that slow or idle clients cannot lock
+   * out a new one. A connection that closes takes its place out of the set once it is gone.
+   */
+  const makeRoom = () => {
+    const now = performance.now();
+    let best: ClientConnection | undefined;
+    let bestSpare: { idle: boolean; since: number } | undefined;
+    for (const connection of connections) {
+      const spare = connection.spareFor(now);
+      if (!spare) continue;
+      const better =
+        !bestSpare ||
+        (spare.idle && !bestSpare.idle) ||
+        (spare.idle === bestSpare.idle && spare.since < bestSpare.since);
+      if (better) {
+        best = connection;
+        bestSpare = spare;
+      }
+    }
+    if (!best) return;
+    best.giveWay();
+    // Counted out at once: it is closing, and no longer holds a place.
+    connections.delete(best);
+  };
   const server = createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
+    if (connections.size >= maxConnections) makeRoom();
     if (connections.size >= maxConnections) {
       if (!full) log(`${maxConnections} client connections are open (--max-connections): more are answered 503`);
       full = true;
@@ -250,7 +287,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     });
   });
   // One timer for all connections, rather than one per request: heads that take too long are
-  // found within a quarter of the headers timeout (at most a second late).
+  // found within an eighth of the headers timeout (at most half a second late).
   const sweep =
     context.headersTimeoutMs > 0
       ? setInterval(
@@ -258,7 +295,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
             const now = performance.now();
             for (const connection of connections) connection.checkHeadDeadline(now);
           },
-          Math.min(1000, Math.max(10, context.headersTimeoutMs / 4)),
+          Math.min(500, Math.max(10, context.headersTimeoutMs / 8)),
         ).unref()
       : undefined;
   const origin = await listen(server, options.port ?? 0, listenHost);

@@ -1,4 +1,6 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { fileProblem } from '../src/findings/file-problem.js';
+import { openOutputFile } from '../src/output/output-file.js';
 import type { Exchange, RecordedBody, Violation } from '../src/validate/exchange.js';
 import { header } from '../src/validate/exchange.js';
 
@@ -26,20 +28,18 @@ const HAR_HEAD =
   '{\n  "log": {\n    "version": "1.2",\n    "creator": { "name": "print-conformance", "version": "1" },\n    "entries": [\n';
 const HAR_TAIL = '\n    ]\n  }\n}\n';
 
-/** Resolves once the file is open, or rejects with why it cannot be; leaves no listener behind. */
-function opened(stream: WriteStream): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const ready = () => {
-      stream.off('error', failed);
-      resolve();
-    };
-    const failed = (error: Error) => {
-      stream.off('ready', ready);
-      reject(error);
-    };
-    stream.once('ready', ready);
-    stream.once('error', failed);
-  });
+/**
+ * A stream to an output file, opened at once and never through a planted link (see
+ * src/output/output-file.ts); throws with the file's name and why it cannot be written.
+ */
+function outputStream(file: string, mode: 'append' | 'replace'): WriteStream {
+  try {
+    return createWriteStream(file, { fd: openOutputFile(file, mode) });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EUNSAFE') throw error;
+    throw Object.assign(new Error(`${file} is ${fileProblem(error)}`), { code });
+  }
 }
 
 /** Ends a stream and waits for it; a stream that broke is let go at once. */
@@ -67,13 +67,17 @@ export class Recorder {
     private readonly harFile: string | undefined,
     private readonly failed: (message: string) => void = () => {},
   ) {
-    this.ndjson = ndjsonFile ? createWriteStream(ndjsonFile, { flags: 'a' }) : undefined;
-    this.har = harFile ? createWriteStream(harFile) : undefined;
+    this.ndjson = ndjsonFile ? outputStream(ndjsonFile, 'append') : undefined;
+    try {
+      this.har = harFile ? outputStream(harFile, 'replace') : undefined;
+    } catch (error) {
+      this.ndjson?.destroy();
+      throw error;
+    }
   }
 
-  /** Resolves once the files are open, or rejects with why one cannot be written. */
+  /** Sets the files up for writing (they are open already: the constructor throws when one cannot be). */
   async ready(): Promise<void> {
-    await Promise.all([this.ndjson, this.har].filter((s): s is WriteStream => s !== undefined).map(opened));
     this.ndjson?.on('error', (error) => this.broke(this.ndjsonFile, error));
     this.har?.on('error', (error) => this.broke(this.harFile, error));
     this.har?.write(HAR_HEAD);

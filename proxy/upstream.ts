@@ -29,6 +29,8 @@ export type UpstreamFailure =
 
 /** How long an idle connection is kept when the target names no keep-alive timeout. */
 const DEFAULT_IDLE_MS = 4000;
+/** Interim answers (1xx) passed on before one request's final answer; past them the target is cut off. */
+const MAX_INTERIM = 32;
 
 export class Upstream {
   private readonly socket: Socket;
@@ -48,6 +50,12 @@ export class Upstream {
   private timeoutMs: number;
   /** Reading is paused because the client takes the answer slower than it comes: silence is not the target's. */
   private paused = false;
+  /** Interim answers to the request now out, and when the first came (0: none yet). */
+  private interims = 0;
+  private firstInterimAt = 0;
+  /** The final answer ended in the bytes being read: what follows it in them is more than the answer. */
+  private ended: AnswerEvents | undefined;
+  private reading = false;
 
   constructor(
     target: URL,
@@ -71,19 +79,35 @@ export class Upstream {
     this.timeoutMs = answerTimeoutMs;
     this.socket.setTimeout(answerTimeoutMs);
     this.parser = new MessageParser('response', {
+      begin: () => this.begin(),
       head: (head) => this.head(head),
       body: (chunk) => this.waiting?.body(chunk),
       end: () => this.end(),
     });
     this.socket.on('data', (chunk: Buffer) => {
       this.heard = true;
+      this.reading = true;
+      let error: string | undefined;
       try {
-        const error = this.parser.execute(chunk);
-        if (error) this.fail({ kind: 'malformed', code: error });
-      } catch (error) {
+        error = this.parser.execute(chunk);
+      } catch (thrown) {
         // Whatever goes wrong in handling an answer fails that exchange, never the proxy.
-        this.fail({ kind: 'internal', message: (error as Error).message });
+        this.reading = false;
+        this.ended = undefined;
+        this.fail({ kind: 'internal', message: (thrown as Error).message });
+        return;
       }
+      this.reading = false;
+      // An answer that ended in these bytes is passed on once they are all read: bytes after it
+      // (a body on a HEAD answer, more than its Content-Length) must not become the next answer.
+      const ended = this.ended;
+      this.ended = undefined;
+      if (ended) {
+        if (this.closed) this.socket.destroy();
+        ended.end();
+        return;
+      }
+      if (error) this.fail({ kind: 'malformed', code: error });
     });
     this.socket.on('end', () => {
       // A kept connection the target closed as a request went out on it: nothing of it was heard.
@@ -123,6 +147,7 @@ export class Upstream {
   send(head: string, events: AnswerEvents, bodyFollows: boolean): void {
     this.waiting = events;
     this.answered = false;
+    this.interims = 0;
     this.idleTimeout(this.answerTimeoutMs);
     this.reused = this.idleSince !== 0;
     this.heard = false;
@@ -174,15 +199,45 @@ export class Upstream {
     this.socket.destroy();
   }
 
+  /** More than an answer: bytes after one ended, or while no request was out. */
+  private surplus = false;
+
+  /** A message begins: unless a request is out and unanswered, the target sent more than its answers. */
+  private begin(): void {
+    if (this.ended || !this.waiting) {
+      this.surplus = true;
+      this.closeAfterAnswer();
+    }
+  }
+
+  /** The connection carries no other request (what else it sends is dropped with it). */
+  private closeAfterAnswer(): void {
+    this.closed = true;
+    if (!this.ended && !this.waiting) this.socket.destroy();
+  }
+
   private head(head: MessageHead): boolean {
     const events = this.waiting;
-    if (!events) return true;
+    if (!events || this.surplus) return true;
     const problem = statusProblem(head.status, false);
     if (problem) {
       this.fail({ kind: 'invalid', reason: problem });
       return true;
     }
     if (head.status < 200) {
+      // Interim answers do not stand for the final one: however many come, it is due within the
+      // answer timeout of the first, and a target that sends them without end is cut off.
+      const now = performance.now();
+      if (this.interims === 0) this.firstInterimAt = now;
+      this.interims += 1;
+      if (this.interims > MAX_INTERIM) {
+        this.fail({ kind: 'invalid', reason: `more than ${MAX_INTERIM} interim answers (1xx) before the final one` });
+        return true;
+      }
+      if (now - this.firstInterimAt > this.answerTimeoutMs) {
+        this.fail({ kind: 'timeout' });
+        return true;
+      }
       this.interim = true;
       events.interim(head);
       return true;
@@ -200,9 +255,15 @@ export class Upstream {
       this.interim = false;
       return;
     }
+    if (this.surplus) return;
     const events = this.waiting;
     this.waiting = undefined;
     this.idleSince = performance.now();
+    if (this.reading && events) {
+      // Passed on once the rest of the bytes read is known to hold nothing more.
+      this.ended = events;
+      return;
+    }
     if (this.closed) this.socket.destroy();
     events?.end();
   }

@@ -1,8 +1,8 @@
-import { writeFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { DEFAULT_BASE_URL, openApiDocument } from '../contract/openapi.js';
 import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
+import { writeFileWhole } from '../output/output-file.js';
 import { absoluteUrl } from './base-url.js';
 import { withSettings } from './settings.js';
 
@@ -30,7 +30,7 @@ export function openapiCommand(yargs: Argv) {
         return;
       }
       try {
-        writeFileSync(argv.output, text);
+        writeFileWhole(argv.output, text);
       } catch (error) {
         throw new UsageError(`cannot write ${argv.output}: ${fileProblem(error)}`);
       }

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
@@ -6,9 +5,11 @@ import type { ProxyHandle, ProxyOptions } from '../../proxy/proxy-server.js';
 import { formatsOf, type RuleId, ruleById } from '../contract/rules.js';
 import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
+import { writeFileWhole } from '../output/output-file.js';
 import { terminalWidth } from '../report/console-summary.js';
 import { writeJsonReport } from '../report/json-report.js';
 import { writeSarifReport } from '../report/sarif-report.js';
+import { terminalText } from '../report/terminal-text.js';
 import type { VerdictContext } from '../validate/verdicts.js';
 import { parseByteSize } from './byte-size.js';
 import { numberOption } from './number-option.js';
@@ -30,6 +31,18 @@ function reportedRules(selected: ReadonlySet<RuleId>, formats: readonly ('json' 
   return new Set([...selected].filter((id) => formatsOf(ruleById(id)).some((f) => f === 'any' || formats.includes(f))));
 }
 
+/** Each output file is its own: two options naming one file would write over each other. */
+function distinctOutputs(outputs: [string, string | undefined][]): void {
+  const seen = new Map<string, string>();
+  for (const [option, file] of outputs) {
+    if (!file) continue;
+    const path = resolve(file);
+    const before = seen.get(path);
+    if (before) throw new UsageError(`${before} and ${option} name the same file, ${path}: give each its own`);
+    seen.set(path, option);
+  }
+}
+
 /** The proxy's options from the command line, each checked: a bad one is one line and exit 2. */
 function proxySettings(argv: ProxyArgs, selected: Set<string>): Omit<ProxyOptions, 'log'> {
   const target = serviceUrl(argv.target, '--target', 'clients send their own credentials through the proxy');
@@ -39,6 +52,13 @@ function proxySettings(argv: ProxyArgs, selected: Set<string>): Omit<ProxyOption
   if (argv['summary-md']) writableFile(resolve(argv['summary-md']), '--summary-md');
   if (argv['json-report']) writableFile(resolve(argv['json-report']), '--json-report');
   if (argv.sarif) writableFile(resolve(argv.sarif), '--sarif');
+  distinctOutputs([
+    ['--record', argv.record],
+    ['--har', argv.har],
+    ['--summary-md', argv['summary-md']],
+    ['--json-report', argv['json-report']],
+    ['--sarif', argv.sarif],
+  ]);
   const clientTimeoutMs = numberOption(argv['client-timeout'], '--client-timeout') * 1000;
   const targetTimeoutMs = numberOption(argv['target-timeout'], '--target-timeout', 0.001) * 1000;
   const headersTimeoutMs = numberOption(argv['headers-timeout'], '--headers-timeout') * 1000;
@@ -81,7 +101,7 @@ async function start(options: ProxyOptions): Promise<ProxyHandle> {
       throw new UsageError(`port ${options.port} on ${options.host} is in use; choose another with --port`);
     if (code === 'EADDRNOTAVAIL')
       throw new UsageError(`cannot listen on ${options.host}; use an address of this machine`);
-    if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR')
+    if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR' || code === 'ENOTDIR' || code === 'EUNSAFE')
       throw new UsageError(`cannot write the recording: ${(error as Error).message}`);
     throw error;
   }
@@ -115,11 +135,15 @@ export function proxyCommand(yargs: Argv) {
       const settings = proxySettings(argv, reportedRules(selected, formats));
       const summaryInterval = argv.quiet ? 0 : numberOption(argv['summary-interval'], '--summary-interval');
       // --quiet drops the line each exchange gets (request line, arrow, answer), never a problem.
+      // Lines quote traffic: printed as text a terminal does not act on.
       const log = (line: string) => {
-        if (!argv.quiet || !EXCHANGE_LINE.test(line)) process.stderr.write(`${line}\n`);
+        if (!argv.quiet || !EXCHANGE_LINE.test(line)) process.stderr.write(`${terminalText(line)}\n`);
       };
       const started = Date.now();
       const proxy = await start({ ...settings, log });
+      // Listened for before the line goes out: whoever waits for it may signal at once, and a
+      // SIGTERM with no listener would end the proxy before it flushed the recording and summary.
+      const signalled = wrapped ? undefined : untilSignalled();
       // Wrapping a command, standard output is the command's own: the line goes to stderr.
       (wrapped ? process.stderr : process.stdout).write(`listening on ${proxy.url}\n`);
       let reported = 0;
@@ -134,7 +158,7 @@ export function proxyCommand(yargs: Argv) {
       let commandCode = 0;
       try {
         if (wrapped) commandCode = await runWrapped(wrapped, proxy.url);
-        else await untilSignalled();
+        else await signalled;
       } finally {
         clearInterval(periodic);
         await proxy.close();
@@ -157,11 +181,12 @@ export function proxyCommand(yargs: Argv) {
         width: terminalWidth(wrapped ? process.stderr : process.stdout),
       });
       // The table goes where run prints its own; wrapping a command, stdout is the command's.
-      (wrapped ? process.stderr : process.stdout).write(verdict.text);
-      process.stderr.write(verdict.problems);
+      // It quotes traffic: printed as text a terminal does not act on.
+      (wrapped ? process.stderr : process.stdout).write(terminalText(verdict.text));
+      process.stderr.write(terminalText(verdict.problems));
       if (argv['summary-md']) {
         try {
-          writeFileSync(resolve(argv['summary-md']), verdict.markdown);
+          writeFileWhole(resolve(argv['summary-md']), verdict.markdown);
         } catch (error) {
           log(
             `print-conformance: cannot write ${argv['summary-md']}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,

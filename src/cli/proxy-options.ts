@@ -50,7 +50,7 @@ export function proxyOptions(y: Argv) {
       type: 'string',
       default: '256MiB',
       describe:
-        'Most body bytes held for validation at once, all connections together; past it a body is forwarded and recorded as not validated',
+        'Most memory held for bodies at once (what holding them costs), all connections together; past it a body is forwarded and recorded as not validated (in enforce mode: refused with 503)',
     })
     .option('redact', {
       type: 'string',
@@ -92,12 +92,13 @@ export function proxyOptions(y: Argv) {
       type: 'number',
       default: 20,
       describe:
-        'Seconds a client has to send a whole request head, however it trickles; then 408 and the connection closes (0: no limit)',
+        'Seconds a client has to send a whole request head, however it trickles, and never more than twice --client-timeout; then 408 and the connection closes (0: --client-timeout alone)',
     })
     .option('max-connections', {
       type: 'number',
       default: 1000,
-      describe: 'Client connections open at once; a connection beyond them is answered 503 and closed',
+      describe:
+        'Client connections open at once; when all are taken, one idle between requests or one trickling its head gives way, else a new connection is answered 503 and closed',
     })
     .option('allowed-host', {
       type: 'string',

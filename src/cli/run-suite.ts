@@ -6,6 +6,7 @@ import { RULES } from '../contract/rules.js';
 import type { GeneratedSummary, RuleResult } from '../findings/types.js';
 import { UsageError } from '../findings/usage-error.js';
 import type { SuiteConfig } from '../probes/index.js';
+import { terminalText } from '../report/terminal-text.js';
 import type { TallyData } from '../validate/tally.js';
 
 // Runs the conformance suite (suites/*.suite.ts, compiled to dist/suites) through vitest's Node
@@ -51,7 +52,7 @@ export interface SuiteOutcome {
 }
 
 export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> {
-  const write = (line: string) => process.stderr.write(`${line}\n`);
+  const write = (line: string) => process.stderr.write(`${terminalText(line)}\n`);
   const compiledSuites = join(PACKAGE_ROOT, 'dist', 'suites');
   const vitest = await startVitest(
     'test',

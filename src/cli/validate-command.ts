@@ -5,6 +5,7 @@ import { colourWanted } from '../report/colour.js';
 import { consoleSummary, terminalWidth } from '../report/console-summary.js';
 import { githubAnnotations } from '../report/github-annotations.js';
 import { runResult } from '../report/run-result.js';
+import { terminalText } from '../report/terminal-text.js';
 import { writeReports } from '../report/write-reports.js';
 import type { TallyData } from '../validate/tally.js';
 import { exitCodeOf, shardVerdicts, type VerdictContext, verdictsOf } from '../validate/verdicts.js';
@@ -135,7 +136,7 @@ export function validateCommand(yargs: Argv) {
       }).finally(() => interrupt.release());
       const { tally } = judged;
       for (const warning of judged.warnings.slice(0, SHOWN_WARNINGS))
-        process.stderr.write(`warning: ${files[warning.at.file]}: ${warning.message}\n`);
+        process.stderr.write(terminalText(`warning: ${files[warning.at.file]}: ${warning.message}\n`));
       if (judged.warnings.length > SHOWN_WARNINGS)
         process.stderr.write(`warning: … and ${judged.warnings.length - SHOWN_WARNINGS} more lines skipped\n`);
       // A shard may fall on no checkout of a small recording; only a whole run with nothing is an error.

@@ -14,6 +14,8 @@ const WORDS: Record<string, string> = {
 export function fileProblem(error: unknown): string {
   const code = (error as NodeJS.ErrnoException)?.code;
   if (code && WORDS[code]) return WORDS[code];
+  // A file refused as unsafe to write (src/output/output-file.ts) says why in its message.
+  if (code === 'EUNSAFE') return (error as Error).message;
   if (code) return code;
   return error instanceof Error ? error.message : String(error);
 }

@@ -195,7 +195,10 @@ export function curlCommand(exchange: Exchange, options: CurlOptions = {}): stri
   if (data.length > 0 && !formBuilt && header(request.headers, 'content-type') === undefined) {
     words.push('-H', quoteLiteral('Content-Type:'));
   }
-  words.push(...data, shellWord(paramPieces(url, secrets)));
+  words.push(...data);
+  // A URL that is no http(s) URL (a hostile recording's "-K/etc/x") is never read as an option.
+  if (!/^https?:\/\//i.test(url)) words.push('--url');
+  words.push(shellWord(paramPieces(url, secrets)));
   const command = input === undefined ? words.join(' ') : `${input} | ${words.join(' ')}`;
   return notes.length > 0 ? `${command}  # ${notes.join('; ')}` : command;
 }

@@ -1,7 +1,7 @@
 import { UsageError } from '../findings/usage-error.js';
+import { redactText } from '../redaction/index.js';
 import type { Exchange } from '../validate/exchange.js';
 import { BASE_URL_HINT, saysNothingHere } from './base-url-hint.js';
-import { redactText } from './redact.js';
 import { send } from './send.js';
 
 // The checkout and upload URLs are opaque: the suite uses them exactly as the order endpoints give

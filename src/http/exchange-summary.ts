@@ -1,10 +1,9 @@
 import type { ExchangeSummary } from '../findings/types.js';
+import { REDACTED, redactExchange } from '../redaction/index.js';
 import { formatOfMediaType, sniffFormat } from '../validate/document.js';
 import { bodyText, type Exchange, header, mediaType, type RecordedBody, type Violation } from '../validate/exchange.js';
 import { curlCommand } from './curl-command.js';
 import { excerpt } from './excerpt.js';
-import { redactExchange } from './redact-exchange.js';
-import { REDACTED } from './text-cuts.js';
 
 const TRIM = 2000;
 

@@ -1,8 +1,8 @@
 import { type RuleId, ruleById } from '../contract/rules.js';
 import type { ExchangeSummary } from '../findings/types.js';
 import { summariseExchange } from '../http/exchange-summary.js';
-import { redactText } from '../http/redact.js';
 import { type Outgoing, send } from '../http/send.js';
+import { redactText } from '../redaction/index.js';
 import type { Exchange, Violation } from '../validate/exchange.js';
 import { type Expected, expectAnswer } from '../validate/expectations.js';
 import { CheckoutState, judgeExchange } from '../validate/index.js';

@@ -1,6 +1,6 @@
 import { type ParsedTokenInfo, Tokenizer, TokenParser, TokenType } from '@streamparser/json';
 import { UsageError } from '../findings/usage-error.js';
-import { redactText } from '../http/redact.js';
+import { redactText } from '../redaction/index.js';
 import type { Exchange } from '../validate/exchange.js';
 import { exchangeOfHarEntry } from './har.js';
 

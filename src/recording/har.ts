@@ -27,7 +27,8 @@ export interface HarEntry {
 }
 
 function headersOf(list: HarHeader[] | undefined): Headers {
-  const out: Headers = {};
+  // No prototype: a header named "constructor" or "__proto__" is a header like any other.
+  const out: Headers = Object.create(null);
   for (const { name, value } of list ?? []) {
     const key = name.toLowerCase();
     // HTTP/2 pseudo-headers (":authority") are not headers of the message.

@@ -25,6 +25,41 @@ const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** HAR is one JSON object with a "log" member; NDJSON lines are exchanges. */
 const HAR_START = /^\s*\{\s*"log"\s*:/;
+/** Members of a recorded exchange (an NDJSON line), any of which tells NDJSON. */
+const EXCHANGE_MEMBERS = new Set(['request', 'response', 'id', 'startedAt', 'violations', 'observations', 'error']);
+
+/**
+ * Whether a recording is HAR or NDJSON, from its first bytes: the members of the first object,
+ * read at its top level (nested values skipped). A "log" member tells HAR wherever it stands
+ * among them ({"comment":…,"log":…} is HAR too); a member of an exchange tells NDJSON.
+ */
+export function recordingKind(start: string): 'har' | 'ndjson' {
+  if (HAR_START.test(start)) return 'har';
+  let depth = 0;
+  for (let at = 0; at < start.length; at += 1) {
+    const char = start[at];
+    if (char === '{' || char === '[') depth += 1;
+    else if (char === '}' || char === ']') {
+      depth -= 1;
+      // The first object ended and told nothing: one line of NDJSON.
+      if (depth === 0) return 'ndjson';
+    } else if (char === '"') {
+      let end = at + 1;
+      while (end < start.length && start[end] !== '"') end += start[end] === '\\' ? 2 : 1;
+      if (depth === 1) {
+        let after = end + 1;
+        while (after < start.length && /\s/.test(start[after] as string)) after += 1;
+        if (start[after] === ':') {
+          const name = start.slice(at + 1, end);
+          if (name === 'log') return 'har';
+          if (EXCHANGE_MEMBERS.has(name)) return 'ndjson';
+        }
+      }
+      at = end;
+    }
+  }
+  return 'ndjson';
+}
 
 /** How messages name a recording. */
 export const recordingName = (file: string) => (isStdin(file) ? 'standard input' : file);
@@ -96,7 +131,7 @@ export async function openRecording(file: string): Promise<OpenRecording> {
       await iterator.return?.();
     }
   }
-  return { kind: HAR_START.test(start) ? 'har' : 'ndjson', chunks: chunks() };
+  return { kind: recordingKind(start), chunks: chunks() };
 }
 
 /** The non-blank lines of an NDJSON recording, a read buffer at a time (a final partial line included). */

@@ -1,6 +1,6 @@
 import type { LineRef } from '../findings/types.js';
 import { summariseExchange } from '../http/exchange-summary.js';
-import { redactText } from '../http/redact.js';
+import { redactText } from '../redaction/index.js';
 import type { Exchange } from '../validate/exchange.js';
 import { mergeTallies, Tally, type TallyData } from '../validate/tally.js';
 import { judgeTraffic, TrafficState } from '../validate/traffic.js';

@@ -1,6 +1,6 @@
 import type { AnswerDifference, ReplayedExchange, ReplaySummary } from '../findings/replay.js';
 import type { LineRef } from '../findings/types.js';
-import { redactText } from '../http/redact.js';
+import { redactText } from '../redaction/index.js';
 
 // The account of a replay kept beside the verdicts: counts of what was sent again, and the
 // exchanges worth reading (not sent again, or answered otherwise), the first ones in full.

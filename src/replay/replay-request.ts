@@ -1,4 +1,4 @@
-import { DEFAULT_NAMES, REDACTED } from '../http/mask-secrets.js';
+import { DEFAULT_NAMES, REDACTED } from '../redaction/index.js';
 import { bytesOfText, type Headers, type RecordedBody } from '../validate/exchange.js';
 
 // A recorded request made ready to be sent again: its body as the bytes that were sent, and its

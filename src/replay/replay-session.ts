@@ -1,7 +1,7 @@
 import type { ReplaySummary } from '../findings/replay.js';
-import { DEFAULT_NAMES, REDACTED } from '../http/mask-secrets.js';
 import { send } from '../http/send.js';
 import { type JudgeResult, RecordingJudge } from '../recording/recording-judge.js';
+import { DEFAULT_NAMES, REDACTED } from '../redaction/index.js';
 import type { Exchange, Headers } from '../validate/exchange.js';
 import { type Scope, ServiceBase } from '../validate/scope.js';
 import { type AnswerKind, answerDifferences } from './answer-differences.js';

@@ -5,6 +5,7 @@ import { failureDetail } from './failure-detail.js';
 import { exchangeLine } from './failure-text.js';
 import { generatedLines } from './generated-lines.js';
 import { profileLines } from './profile-lines.js';
+import { terminalText } from './terminal-text.js';
 import { commandLine, trafficLines } from './traffic-lines.js';
 
 // The table a person reads at the end of a run: each rule, its verdict, the formats and evidence
@@ -110,21 +111,23 @@ export function consoleSummary(result: RunResult, options: ConsoleOptions = {}):
   const lines = [paint('bold', `${'VERDICT '.padEnd(9)} ${'RULE'.padEnd(width)}  ${'SEVERITY'}  EVIDENCE / REASON`)];
   for (const rule of shown) {
     const verdict = paint(styleOf(rule), mark(rule).padEnd(9));
-    lines.push(`${verdict} ${rule.id.padEnd(width)}  ${rule.severity.padEnd(8)}  ${note(rule)}`);
-    if (rule.status === 'failed') lines.push(...failureLines(rule, options.width));
+    // What came from traffic is printed as text a terminal does not act on.
+    lines.push(`${verdict} ${rule.id.padEnd(width)}  ${rule.severity.padEnd(8)}  ${terminalText(note(rule))}`);
+    if (rule.status === 'failed') lines.push(...failureLines(rule, options.width).map(terminalText));
   }
   const unselected = result.rules.length - shown.length;
   if (unselected > 0) lines.push(`(${unselected} rules not selected by --only/--skip)`);
   const profile = profileLines(result.profile);
-  if (profile.length > 0) lines.push('', 'Service profile (where the description is silent):', ...profile);
+  if (profile.length > 0)
+    lines.push('', 'Service profile (where the description is silent):', ...profile.map(terminalText));
   const generated = generatedLines(result);
-  if (generated.length > 0) lines.push('', ...generated);
+  if (generated.length > 0) lines.push('', ...generated.map(terminalText));
   const coverage = coverageLines(result.coverage);
-  if (coverage.length > 0) lines.push('', ...coverage);
+  if (coverage.length > 0) lines.push('', ...coverage.map(terminalText));
   const traffic = trafficLines(result);
-  if (traffic.length > 0) lines.push('', ...traffic);
+  if (traffic.length > 0) lines.push('', ...traffic.map(terminalText));
   const command = commandLine(result);
-  if (command) lines.push('', command.replaceAll('`', ''));
+  if (command) lines.push('', terminalText(command.replaceAll('`', '')));
   const { passed, failed, warnings, untested, skipped } = result.summary;
   const count = (n: number, word: string, style: Style) => (n > 0 ? paint(style, `${n} ${word}`) : `${n} ${word}`);
   lines.push(

@@ -1,11 +1,13 @@
 import type { RunResult } from '../findings/types.js';
 import { exchangeLine, failureHeadline } from './failure-text.js';
+import { terminalText } from './terminal-text.js';
 
 // GitHub Actions workflow commands: one annotation per rule that fails the run (error) or warns
 // (warning), so they show on the run's summary page. Values are escaped as the runner expects
 // (%, CR, LF; also : and , in properties).
 
-const escapeData = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const escapeData = (text: string) =>
+  terminalText(text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
 const escapeProperty = (text: string) => escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 export function githubAnnotations(result: RunResult): string {

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { writeFileWhole } from '../output/output-file.js';
 
 // Turns Allure results (written by `run` and `validate`) into one self-contained HTML page with
 // the Allure 3 report generator, so the report opens from disk, offline, in any browser.
@@ -68,7 +69,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<strin
       throw new Error(`the Allure report generator failed: ${said ?? message}`);
     }
     const index = join(options.outputDir, 'index.html');
-    writeFileSync(index, withoutAnalytics(readFileSync(index, 'utf8')));
+    writeFileWhole(index, withoutAnalytics(readFileSync(index, 'utf8')));
     return index;
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -1,13 +1,17 @@
 import { ruleById } from '../contract/rules.js';
-import { escapeXml } from '../contract/xml-writer.js';
+import { escapeXml as escapeMarkup } from '../contract/xml-writer.js';
 import type { RuleResult, RunResult } from '../findings/types.js';
 import { failureHeadline, failureText } from './failure-text.js';
+import { xmlCarriable } from './terminal-text.js';
 import { writeFileWhole } from './write-file.js';
 
 // junit.xml, the same shape for run and validate: one test case per rule (its formats inside it),
 // classname the rule's area. A verdict that fails the run is a <failure>; an untested or skipped
 // rule is <skipped message>; a should rule broken without --strict passes with a warning in its
 // output, as the exit code counts it.
+
+/** Text as junit.xml carries it: markup escaped, and what XML 1.0 cannot hold (raw control characters) as visible escapes. */
+const escapeXml = (text: string) => escapeMarkup(xmlCarriable(text));
 
 function formatsLine(rule: RuleResult): string {
   return rule.formats.map((f) => `${f.format}: ${f.status} (${f.evidence} exchanges)`).join(', ');

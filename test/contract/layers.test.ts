@@ -3,14 +3,17 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 
-// Imports run one way: catalog and shared types → core → HTTP plumbing → sources (suite, proxy,
-// recordings, reference service) → report writers → CLI. A module may import from its own folder
-// and from layers below it; sources do not import each other (the suite wraps the probes).
+// Imports run one way: catalog, shared types and file output → core → redaction → HTTP plumbing →
+// sources (suite, proxy, recordings, reference service) → report writers → CLI. A module may import
+// from its own folder and from layers below it; sources do not import each other (the suite wraps
+// the probes). Redaction is reached through its one entry, src/redaction/index.ts.
 
 const LAYERS: Record<string, number> = {
   'src/contract': 0,
   'src/findings': 1,
+  'src/output': 1,
   'src/validate': 2,
+  'src/redaction': 2.5,
   'src/http': 3,
   'src/probes': 4,
   'src/recording': 4,
@@ -51,5 +54,18 @@ describe('the direction of imports', () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('reaches redaction through its one entry from outside it', () => {
+    const inner: string[] = [];
+    for (const file of ['src', 'proxy', 'suites'].flatMap((folder) => sources(join(ROOT, folder)))) {
+      if (folderOf(file) === 'src/redaction') continue;
+      for (const [, target] of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?'(\.{1,2}\/[^']+)'/g)) {
+        const to = relative(ROOT, resolve(dirname(file), target as string));
+        if (to.startsWith('src/redaction/') && to !== 'src/redaction/index.js')
+          inner.push(`${relative(ROOT, file)} imports ${to}`);
+      }
+    }
+    expect(inner).toEqual([]);
   });
 });

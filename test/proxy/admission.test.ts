@@ -17,6 +17,7 @@ function head(url: string, rawHeaders: string[] = ['Host', '127.0.0.1'], more: P
     rawHeaders,
     keepAlive: true,
     upgrade: false,
+    framing: { kind: 'none' },
     ...more,
   };
 }
@@ -112,11 +113,12 @@ describe('paths that hide a climb from the proxy', () => {
 });
 
 describe('what enforce mode reads before forwarding', () => {
-  it('reads JSON/XML whole, the start of multipart, and nothing of other bodies or in report mode', () => {
+  it('reads JSON/XML whole, the start of multipart and of untyped bodies, and nothing of other bodies or in report mode', () => {
     const json = { 'content-type': 'application/json' };
     expect(peekLimitOf('POST', json, true, 1000)).toBe(1000);
     expect(peekLimitOf('POST', { 'content-type': 'multipart/form-data; boundary=x' }, true, 1000)).toBe(65536);
     expect(peekLimitOf('POST', { 'content-type': 'application/pdf' }, true, 1000)).toBe(0);
+    expect(peekLimitOf('POST', {}, true, 1000)).toBe(65536);
     expect(peekLimitOf('GET', json, true, 1000)).toBe(0);
     expect(peekLimitOf('POST', json, false, 1000)).toBe(0);
   });

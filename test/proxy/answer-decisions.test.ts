@@ -72,10 +72,11 @@ describe('what a failed answer becomes', () => {
     const stale = { kind: 'stale', code: 'ECONNRESET' } as const;
     expect(failureAnswer(stale, { ...context, canResend: true })).toEqual({ resend: true });
     expect(failureAnswer(stale, context)).toMatchObject({ status: 502 });
-    expect(mayResend('GET', {}, false, false)).toBe(true);
-    expect(mayResend('GET', {}, false, true)).toBe(false);
-    expect(mayResend('POST', {}, false, false)).toBe(false);
-    expect(mayResend('PUT', { 'content-length': '3' }, false, false)).toBe(false);
-    expect(mayResend('DELETE', {}, true, false)).toBe(false);
+    expect(mayResend('GET', { kind: 'none' }, false)).toBe(true);
+    expect(mayResend('GET', { kind: 'length', length: 0 }, false)).toBe(true);
+    expect(mayResend('GET', { kind: 'none' }, true)).toBe(false);
+    expect(mayResend('POST', { kind: 'none' }, false)).toBe(false);
+    expect(mayResend('PUT', { kind: 'length', length: 3 }, false)).toBe(false);
+    expect(mayResend('DELETE', { kind: 'chunked' }, false)).toBe(false);
   });
 });

@@ -48,4 +48,49 @@ describe('status lines from the target', () => {
       expect(got.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 103', 'HTTP/1.1 200']);
     });
   });
+
+  it('pass no interim answer to an HTTP/1.0 client, which knows none (RFC 9110 §15.2)', async () => {
+    const { server } = scriptedTarget([
+      'HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n',
+    ]);
+    await throughProxyTo(server, async (proxy) => {
+      const got = await rawExchange(proxy.url, 'GET /checkout/abc HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n');
+      expect(got.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 200']);
+    });
+  });
+
+  it('cut off a target that sends interim answers without end, with 502', async () => {
+    const hints = 'HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n'.repeat(40);
+    const { server } = scriptedTarget([hints]);
+    await throughProxyTo(server, async (proxy) => {
+      const got = await rawExchange(proxy.url, GET);
+      expect(got.match(/HTTP\/1\.1 103/g)?.length).toBeLessThanOrEqual(32);
+      expect(got).toMatch(/HTTP\/1\.1 502 /);
+      expect(got).toContain('more than 32 interim answers');
+    });
+  });
+
+  it('cut off a target whose interim answers keep the final one back past the answer timeout, with 504', async () => {
+    const sockets: import('node:net').Socket[] = [];
+    const { server } = scriptedTarget([
+      (socket) => {
+        sockets.push(socket);
+        const hint = setInterval(() => {
+          if (socket.destroyed) clearInterval(hint);
+          else socket.write('HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n');
+        }, 100);
+      },
+    ]);
+    await throughProxyTo(
+      server,
+      async (proxy) => {
+        const started = Date.now();
+        const got = await rawExchange(proxy.url, GET);
+        expect(got).toMatch(/HTTP\/1\.1 504 /);
+        expect(Date.now() - started).toBeLessThan(2000);
+      },
+      { connectTimeoutMs: 500 },
+    );
+    for (const socket of sockets) socket.destroy();
+  });
 });

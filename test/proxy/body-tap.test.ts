@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { BodyTap, type TapOptions } from '../../proxy/body-tap.js';
+import { PIECE_COST } from '../../proxy/held-bytes.js';
 import { MemoryBudget } from '../../proxy/memory-budget.js';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -83,8 +84,20 @@ describe('the body tap and the memory budget', () => {
   it('holds a JSON body against the budget until it is read, then gives it back', () => {
     const budget = new MemoryBudget(1_000_000);
     const json = Buffer.from(JSON.stringify({ returnUrl: 'x'.repeat(2000) }));
-    const tap = tapped(json, 'application/json', options(budget));
-    expect(budget.inUse).toBe(json.length);
+    const tap = tapped(json, 'application/json', options(budget), json.length);
+    // What holding it costs: its bytes and the Buffer that holds them.
+    expect(budget.inUse).toBe(json.length + PIECE_COST);
+    expect(tap.finish().text).toBe(json.toString());
+    expect(budget.inUse).toBe(0);
+  });
+
+  it('holds a body in small pieces in blocks, charged with what the blocks cost', () => {
+    const budget = new MemoryBudget(1_000_000);
+    const json = Buffer.from(JSON.stringify({ returnUrl: 'x'.repeat(30_000) }));
+    const tap = tapped(json, 'application/json', options(budget), 1);
+    // Not a Buffer per byte: the first piece, then blocks of 16 KiB.
+    expect(budget.inUse).toBeLessThan(json.length + 16 * 1024 + 4 * PIECE_COST);
+    expect(budget.inUse).toBeGreaterThanOrEqual(json.length);
     expect(tap.finish().text).toBe(json.toString());
     expect(budget.inUse).toBe(0);
   });

@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedExchange } from '../../proxy/recorder.js';
-import { exchangeRedactor } from '../../proxy/redaction.js';
-import { REDACTED } from '../../src/http/redact.js';
+import { REDACTED, sessionRedaction } from '../../src/redaction/index.js';
 import { checkoutPost, textBody } from '../helpers/exchanges.js';
 
 // What the proxy writes of an exchange: every part of it that is text is redacted, and nothing
 // that cannot be redacted is written as it came.
 
 const S = 'Pw7-pl4nted-Xy3';
-const redact = exchangeRedactor({ headers: [], members: [] });
+const session = sessionRedaction({ headers: [], members: [] });
+/** As the proxy does: findings redacted as they are judged, the exchange as it is written. */
+const redact = (exchange: RecordedExchange) => {
+  const violations = session.findings(exchange.violations);
+  return session.exchange(violations === exchange.violations ? exchange : { ...exchange, violations });
+};
 const written = (exchange: RecordedExchange) => JSON.stringify(redact(exchange));
 
 function exchange(

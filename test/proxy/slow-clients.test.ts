@@ -82,3 +82,74 @@ describe('slow and many clients', () => {
     expect(log).toContain('2 client connections are open (--max-connections): more are answered 503');
   });
 });
+
+describe('slow clients and the limits that bound them', () => {
+  it('cuts off a head trickled a byte at a time within twice the client timeout, whatever the headers timeout', async () => {
+    const { server, heads } = scriptedTarget([OK]);
+    await throughProxyTo(
+      server,
+      async (proxy) => {
+        const { socket, received } = await openConnection(proxy.url);
+        const closed = once(socket, 'close');
+        const started = Date.now();
+        socket.write('GET /checkout/abc HTTP/1.1\r\n');
+        const trickle = setInterval(() => socket.writable && socket.write('X'), 250);
+        await closed;
+        clearInterval(trickle);
+        expect(received()).toMatch(/^HTTP\/1\.1 408 /);
+        // Twice the client timeout, and the sweep that finds late heads (an eighth of it, at most half a second).
+        expect(Date.now() - started).toBeLessThan(3000);
+      },
+      { headersTimeoutMs: 20_000, clientTimeoutMs: 1000 },
+    );
+    expect(heads).toHaveLength(0);
+  });
+
+  it('lets a trickling head give way to a new client when every connection is taken', async () => {
+    const { server } = scriptedTarget([OK]);
+    await throughProxyTo(
+      server,
+      async (proxy) => {
+        const tricklers = await Promise.all(Array.from({ length: 8 }, () => openConnection(proxy.url)));
+        for (const { socket } of tricklers) socket.write('GET /checkout/abc HTTP/1.1\r\nX-Slow: ');
+        const trickle = setInterval(() => {
+          for (const { socket } of tricklers) if (socket.writable) socket.write('a');
+        }, 100);
+        await sleep(1200);
+        const started = Date.now();
+        const answer = await rawExchange(
+          proxy.url,
+          'GET /checkout/abc HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+        );
+        clearInterval(trickle);
+        expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+        expect(Date.now() - started).toBeLessThan(1000);
+        // The one that trickled longest was told why, and closed.
+        expect(tricklers.some(({ received }) => /^HTTP\/1\.1 408 [\s\S]*to make room/.test(received()))).toBe(true);
+        for (const { socket } of tricklers) socket.destroy();
+      },
+      { maxConnections: 8, headersTimeoutMs: 60_000, clientTimeoutMs: 60_000 },
+    );
+  });
+
+  it('closes a connection idle between requests to make room for a new one', async () => {
+    const { server } = scriptedTarget([OK]);
+    await throughProxyTo(
+      server,
+      async (proxy) => {
+        const idle = await Promise.all(Array.from({ length: 4 }, () => openConnection(proxy.url)));
+        for (const { socket, received } of idle) {
+          socket.write('GET /checkout/abc HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+          while (!received().includes('{}')) await once(socket, 'data');
+        }
+        const answer = await rawExchange(
+          proxy.url,
+          'GET /checkout/abc HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+        );
+        expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+        for (const { socket } of idle) socket.destroy();
+      },
+      { maxConnections: 4 },
+    );
+  });
+});

@@ -18,10 +18,32 @@ const SECRET_PARTS = [
   'sessionid',
   'bearer',
   'jwt',
+  'verifier', // code_verifier (PKCE), codeVerifier
+  'saml', // SAMLResponse, SAMLRequest, saml_assertion
+  'authcode', // auth_code, authCode, oauth_code
+  'otpcode', // otp_code
+  'totp',
+  'passcode',
+  'nextnonce', // Authentication-Info: nextnonce=…
+  'authenticationinfo', // Authentication-Info (nextnonce, rspauth)
+  'rspauth',
 ];
 
 /** Names secret only as they are: as parts of longer names they are common words. */
-const SECRET_NAMES = new Set(['key', 'pwd', 'pass', 'auth', 'otp', 'pin', 'session', 'sid', 'sig', 'saml']);
+const SECRET_NAMES = new Set([
+  'key',
+  'pwd',
+  'pass',
+  'auth',
+  'otp',
+  'pin',
+  'session',
+  'sid',
+  'sig',
+  'saml',
+  'xauth', // X-Auth
+  'xsession', // X-Session
+]);
 
 /** Secret as a name's last word: apiKey, accessKey, subscriptionKey, privateKey. */
 const SECRET_SUFFIXES = ['key'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactHeaders, redactText } from '../../src/http/redact.js';
+import { REDACTED, redactHeaders, redactText } from '../../src/redaction/index.js';
 
 describe('redactText', () => {
   it('replaces the values of secret query parameters, in any case, wherever the text holds them', () => {

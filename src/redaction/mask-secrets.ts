@@ -1,5 +1,13 @@
 import { maskElements } from './mask-elements.js';
 import { maskNamedValues } from './mask-named-values.js';
+import {
+  maskBasicCredentials,
+  maskFormInputs,
+  maskMultipartFields,
+  maskNameValuePairs,
+  maskPathTokens,
+  maskPrivateKeys,
+} from './mask-structures.js';
 import { SecretNames } from './secret-names.js';
 import { applyCuts, CODE, type Cut, REDACTED, withCut } from './text-cuts.js';
 
@@ -12,7 +20,10 @@ import { applyCuts, CODE, type Cut, REDACTED, withCut } from './text-cuts.js';
 // - `name=value` and `name: value` where the name is secret (query and form parameters, URL
 //   fragments, JSON members, XML attributes, "Header: value" lines), the name bare or quoted;
 // - XML elements with a secret name (<AccessToken>…</AccessToken>), whatever their content;
-// - user and password in URLs (https://user:pass@host/), bearer tokens and JWTs anywhere.
+// - user and password in URLs (https://user:pass@host/), bearer tokens, Basic credentials, PEM
+//   private keys and JWTs anywhere;
+// - what only the shape around it gives away (mask-structures.ts): multipart fields, name/value
+//   data and HTML inputs of a secret name, tokens in URL paths.
 // A value that does not end (a string whose quote never comes) is masked to the end of the text.
 
 export { REDACTED };
@@ -79,7 +90,7 @@ function maskPattern(text: string, pattern: RegExp, cuts: Cut[] | undefined): Cu
   return cuts;
 }
 
-const MENTIONS_BEARER = /bearer/i;
+const MENTIONS_SCHEME = /bearer|basic/i;
 
 /** Characters every secret this masks is found by: ":", "=", "%", "<", "@", the J of "eyJ", the b of "bearer". */
 const TELLING = new Uint8Array(128);
@@ -114,6 +125,14 @@ export function maskSecrets(text: string, names: SecretNames = DEFAULT_NAMES): s
   cuts = maskElements(text, names, cuts);
   if (text.indexOf('@') >= 0) cuts = maskUserinfo(text, cuts);
   if (mentionsJwt(text)) cuts = maskJwts(text, cuts);
-  if (MENTIONS_BEARER.test(text)) cuts = maskPattern(text, BEARER, cuts);
+  if (MENTIONS_SCHEME.test(text)) {
+    cuts = maskPattern(text, BEARER, cuts);
+    cuts = maskBasicCredentials(text, cuts);
+  }
+  cuts = maskPrivateKeys(text, cuts);
+  cuts = maskMultipartFields(text, names, cuts);
+  cuts = maskNameValuePairs(text, names, cuts);
+  cuts = maskFormInputs(text, names, cuts);
+  if (text.indexOf('/') >= 0) cuts = maskPathTokens(text, names, cuts);
   return applyCuts(text, cuts);
 }

@@ -15,9 +15,48 @@ export interface RedactionOptions {
   names?: readonly string[];
   /** Literal secrets (a token given on the command line) to replace wherever they appear. */
   secrets?: readonly string[];
+  /** The exchanges' findings were redacted where they were made (findingRedactor): not again. */
+  findingsRedacted?: boolean;
 }
 
-type Redactable = Exchange & { violations?: Violation[] };
+type Redactable = Exchange & { violations?: Violation[]; observations?: Violation[] };
+
+/** A JSON string as findings quote values: "…", escapes and all. */
+const QUOTED_VALUE = /"(?:[^"\\\n]|\\.)*"/g;
+
+/** Whether a finding's path (/billing/address/country, Billing/Address/Country) passes through a secret name. */
+function secretPath(path: string | undefined, names: SecretNames): boolean {
+  if (path === undefined) return false;
+  for (const segment of path.split('/')) if (segment !== '' && names.isSecretKey(segment)) return true;
+  return false;
+}
+
+/**
+ * A redactor of findings, for where they are made: a finding about a member of a secret name
+ * (its path says which) quotes none of its values, whatever they look like; any other is masked
+ * as text (a URL it quotes keeps its shape but not its tokens). Findings quote values as JSON
+ * strings and name members in backticks or by name: what is withheld is what is quoted.
+ */
+export function findingRedactor(options: RedactionOptions = {}): (findings: Violation[]) => Violation[] {
+  const names = options.names?.length ? new SecretNames(options.names) : DEFAULT_NAMES;
+  const secrets = options.secrets ?? [];
+  const redact = (finding: Violation): string => {
+    let message = finding.message;
+    if (secretPath(finding.path, names)) message = message.replace(QUOTED_VALUE, `"${REDACTED}"`);
+    return withoutLiterals(maskSecrets(message, names), secrets);
+  };
+  return (findings) => {
+    let out: Violation[] | undefined;
+    for (let index = 0; index < findings.length; index += 1) {
+      const finding = findings[index] as Violation;
+      const message = redact(finding);
+      if (message === finding.message) continue;
+      out ??= findings.slice();
+      out[index] = { ...finding, message };
+    }
+    return out ?? findings;
+  };
+}
 
 const WITHHELD = 'withheld: it could not be redacted';
 
@@ -101,6 +140,7 @@ export function exchangeRedactor(options: RedactionOptions = {}): <E extends Red
     return withoutLiterals(maskSecrets(bare, names), secrets) === bare ? text : REDACTED;
   };
   const redactHeaders = headerRedactor(options.names, secrets);
+  const redactFindings = options.findingsRedacted ? undefined : findingRedactor(options);
   return <E extends Redactable>(exchange: E): E => {
     const { request, response } = exchange;
     const url = maskUrl(request.url, mask);
@@ -109,12 +149,14 @@ export function exchangeRedactor(options: RedactionOptions = {}): <E extends Red
     const responseHeaders = response && redactHeaders(response.headers);
     const responseBody = response && redactBody(response.body, mask);
     const error = exchange.error === undefined ? undefined : mask(exchange.error);
-    let violations = exchange.violations;
-    if (violations?.some((v) => mask(v.message) !== v.message))
-      violations = violations.map((v) => ({ ...v, message: mask(v.message) }));
+    const violations =
+      exchange.violations && redactFindings ? redactFindings(exchange.violations) : exchange.violations;
+    const observations =
+      exchange.observations && redactFindings ? redactFindings(exchange.observations) : exchange.observations;
     const requestSame = url === request.url && requestHeaders === request.headers && requestBody === request.body;
     const responseSame = !response || (responseHeaders === response.headers && responseBody === response.body);
-    if (requestSame && responseSame && error === exchange.error && violations === exchange.violations) return exchange;
+    const findingsSame = violations === exchange.violations && observations === exchange.observations;
+    if (requestSame && responseSame && error === exchange.error && findingsSame) return exchange;
     const out: E = { ...exchange, request: { ...request, url, headers: requestHeaders } };
     if (requestBody) out.request.body = requestBody;
     if (response) {
@@ -123,6 +165,7 @@ export function exchangeRedactor(options: RedactionOptions = {}): <E extends Red
     }
     if (error !== undefined) out.error = error;
     if (violations) out.violations = violations;
+    if (observations) out.observations = observations;
     return out;
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactText } from '../../src/http/redact.js';
+import { REDACTED, redactText } from '../../src/redaction/index.js';
 import {
   checkoutRequestJson,
   checkoutRequestXml,

@@ -93,13 +93,62 @@ function nameBefore(text: string, at: number): boolean {
   return start < end;
 }
 
+/** The start of the line `at` is on, and how far its first character is indented. */
+function indentOf(text: string, at: number): number {
+  let start = at;
+  while (start > 0 && text.charCodeAt(start - 1) !== 10 && text.charCodeAt(start - 1) !== 13) start -= 1;
+  let indent = 0;
+  while (isBlank(text.charCodeAt(start + indent))) indent += 1;
+  return indent;
+}
+
+/**
+ * A YAML value on the lines after its name ("client_secret:" and the value below it, or a block
+ * scalar "|" or ">"): the lines indented deeper than the name's, from `at` (the end of its line).
+ */
+function nextLinesCut(text: string, at: number): Cut | undefined {
+  const indent = indentOf(text, nameStart);
+  let start = -1;
+  let end = at;
+  let line = at;
+  while (line < text.length) {
+    // Past the line break.
+    if (text.charCodeAt(line) === 13) line += 1;
+    if (text.charCodeAt(line) === 10) line += 1;
+    let first = line;
+    while (isBlank(text.charCodeAt(first))) first += 1;
+    let lineEnd = first;
+    while (lineEnd < text.length && text.charCodeAt(lineEnd) !== 10 && text.charCodeAt(lineEnd) !== 13) lineEnd += 1;
+    const blank = first === lineEnd;
+    if (!blank && first - line <= indent) break;
+    if (!blank) {
+      if (start < 0) start = first;
+      end = lineEnd;
+    }
+    if (lineEnd >= text.length || lineEnd === line) break;
+    line = lineEnd;
+  }
+  return start >= 0 && end > start ? { start, end, text: REDACTED } : undefined;
+}
+
 /** The cut that masks the value after a secret name's separator, which ends before `after`. */
 function valueCut(text: string, after: number, separator: '=' | ':', quotedName: boolean): Cut | undefined {
   let start = after;
   const skip = separator === ':' && quotedName ? isSpace : isBlank;
   while (start < text.length && skip(text.charCodeAt(start))) start += 1;
   if (start >= text.length) return undefined;
-  const first = text.charCodeAt(start);
+  let first = text.charCodeAt(start);
+  if (separator === ':' && !quotedName) {
+    // A block scalar's indicator ("|", ">", with "-", "+" or a digit after it) ends its line.
+    let at = start;
+    if (first === 124 || first === 62) {
+      at += 1;
+      while (at < text.length && /[-+0-9 \t]/.test(text[at] as string)) at += 1;
+    }
+    const end = text.charCodeAt(at);
+    if (end === 10 || end === 13) return nextLinesCut(text, at);
+    first = text.charCodeAt(start);
+  }
   if (first === DOUBLE_QUOTE || first === SINGLE_QUOTE) {
     const close = closingQuote(text, start);
     return close > start + 1 ? { start: start + 1, end: close, text: REDACTED } : undefined;

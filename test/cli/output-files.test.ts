@@ -1,0 +1,131 @@
+import {
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startProxy } from '../../proxy/proxy-server.js';
+import { openOutputFile, writeFileWhole } from '../../src/output/output-file.js';
+import { runCli, startListeningCli } from '../helpers/cli.js';
+import { serverErrorRecording } from '../helpers/server-error-recording.js';
+
+// Output folders are often shared (/tmp, a CI workspace). Whoever can write one must not be able
+// to make a run write elsewhere by planting a link where an output file goes, or where its
+// temporary file will be: such a link is refused or replaced, never followed.
+
+const VICTIM_TEXT = 'a file the user owns, which no run of print-conformance should touch\n';
+
+let folder: string;
+let victim: string;
+beforeEach(() => {
+  folder = mkdtempSync(join(tmpdir(), 'print-conformance-outputs-'));
+  victim = join(mkdtempSync(join(tmpdir(), 'print-conformance-victim-')), 'victim.txt');
+  writeFileSync(victim, VICTIM_TEXT);
+});
+afterEach(() => {
+  rmSync(folder, { recursive: true, force: true });
+  rmSync(join(victim, '..'), { recursive: true, force: true });
+});
+
+/** A symbolic link at `path` to the victim. */
+function plant(path: string): string {
+  symlinkSync(victim, path);
+  return path;
+}
+
+describe('output files and planted links', () => {
+  it('the proxy refuses to record through a link: --record, --har', async () => {
+    for (const option of ['recordFile', 'harFile'] as const) {
+      const file = plant(join(folder, `${option}.out`));
+      await expect(startProxy({ target: 'http://127.0.0.1:9/v2/', [option]: file })).rejects.toMatchObject({
+        code: 'EUNSAFE',
+        message: expect.stringContaining('symbolic link'),
+      });
+    }
+    expect(readFileSync(victim, 'utf8')).toBe(VICTIM_TEXT);
+  });
+
+  it('print-conformance proxy says so in one line, exit 2', async () => {
+    const file = plant(join(folder, 'traffic.ndjson'));
+    const result = await runCli(['proxy', '--target', 'http://127.0.0.1:9/v2/', '--record', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^print-conformance: cannot write the recording: .*traffic\.ndjson is a symbolic link/,
+    );
+    expect(readFileSync(victim, 'utf8')).toBe(VICTIM_TEXT);
+  });
+
+  it('refuses a recording with other names (a hard link to another file)', () => {
+    const file = join(folder, 'traffic.ndjson');
+    try {
+      linkSync(victim, file);
+    } catch {
+      return; // another file system: no hard link can be made here
+    }
+    expect(() => openOutputFile(file, 'append')).toThrow(/hard links/);
+    expect(() => openOutputFile(file, 'replace')).toThrow(/hard links/);
+    expect(readFileSync(victim, 'utf8')).toBe(VICTIM_TEXT);
+  });
+
+  it('refuses --record and --har naming the same file, which would lose the recording', async () => {
+    const file = join(folder, 'same');
+    const result = await runCli(['proxy', '--target', 'http://127.0.0.1:9/v2/', '--record', file, '--har', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^print-conformance: --record and --har name the same file/);
+  });
+
+  it('writes the proxy summary (--summary-md) in place of a link, never through it', async () => {
+    const summary = plant(join(folder, 'summary.md'));
+    const proxy = await startListeningCli(['proxy', '--target', 'http://127.0.0.1:9/v2/', '--summary-md', summary]);
+    await proxy.stop();
+    expect(readFileSync(victim, 'utf8')).toBe(VICTIM_TEXT);
+    expect(lstatSync(summary).isSymbolicLink()).toBe(false);
+    expect(readFileSync(summary, 'utf8')).toMatch(/print-conformance/i);
+  });
+
+  it('writes reports in place of links planted at them or at a temporary name one could guess', async () => {
+    const reports = join(folder, 'reports');
+    mkdirSync(reports);
+    // At the reports, and at the temporary names an earlier release used (its process id).
+    for (const name of ['results.json', 'junit.xml']) {
+      plant(join(reports, name));
+      for (let pid = 1; pid < 4_000; pid += 1) plant(join(reports, `.${name}.${pid}.tmp`));
+    }
+    plant(join(folder, 'summary.md'));
+    const { folder: recordingFolder, recording } = serverErrorRecording('outputs');
+    const result = await runCli([
+      'validate',
+      recording,
+      '--report-dir',
+      reports,
+      '--summary-md',
+      join(folder, 'summary.md'),
+    ]);
+    rmSync(recordingFolder, { recursive: true, force: true });
+    expect(result.code, result.stderr).toBe(1);
+    expect(readFileSync(victim, 'utf8')).toBe(VICTIM_TEXT);
+    for (const name of ['results.json', 'junit.xml'])
+      expect(lstatSync(join(reports, name)).isSymbolicLink()).toBe(false);
+    expect(JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')).summary).toBeDefined();
+    expect(readFileSync(join(folder, 'summary.md'), 'utf8')).toMatch(/http\.no-server-error/);
+  });
+
+  it('writes a file whole through a new temporary file of a name no one can guess', () => {
+    const file = join(folder, 'report.txt');
+    plant(file);
+    writeFileWhole(file, 'report');
+    writeFileWhole(file, 'report again');
+    expect(readFileSync(file, 'utf8')).toBe('report again');
+    expect(readFileSync(victim, 'utf8')).toBe(VICTIM_TEXT);
+    // Nothing left behind.
+    expect(readdirSync(folder)).toEqual(['report.txt']);
+  });
+});
