@@ -30,7 +30,8 @@ describe("the README's end-to-end test of the checkout flow", () => {
     const file = join(folder, 'checkout.e2e.test.mjs');
     writeFileSync(file, code as string);
     // The test reads the API's address from the variable the proxy sets for the commands it wraps.
-    const { stdout } = await promisify(execFile)(process.execPath, ['--test', file], {
+    // The reporter named: Node.js 24 prints its spec reporter by default where 20 and 22 print TAP.
+    const { stdout } = await promisify(execFile)(process.execPath, ['--test', '--test-reporter=tap', file], {
       env: { ...process.env, PRINT_CONFORMANCE_PROXY_URL: service.baseUrl },
     });
     expect(stdout).toMatch(/\n# pass 1\n# fail 0\n/);
