@@ -42,12 +42,19 @@ function outputStream(file: string, mode: 'append' | 'replace'): WriteStream {
   }
 }
 
-/** Ends a stream and waits for it; a stream that broke is let go at once. */
-function ended(stream: WriteStream, tail: string | undefined): Promise<void> {
+/**
+ * Ends a stream and waits for it; a stream that broke is let go at once. A write that fails while
+ * ending is told to `broke` before the promise settles: the end callback can come before the
+ * stream's 'error' event (Node.js 26 calls it first), and the verdict must know of the failure.
+ */
+function ended(stream: WriteStream, tail: string | undefined, broke: (error: Error) => void): Promise<void> {
   if (stream.errored || stream.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     stream.once('error', () => resolve());
-    stream.end(tail, () => resolve());
+    stream.end(tail, (error?: Error | null) => {
+      if (error) broke(error);
+      resolve();
+    });
   });
 }
 
@@ -112,8 +119,8 @@ export class Recorder {
   async close(): Promise<void> {
     this.flush();
     await Promise.all([
-      this.ndjson ? ended(this.ndjson, undefined) : undefined,
-      this.har ? ended(this.har, HAR_TAIL) : undefined,
+      this.ndjson ? ended(this.ndjson, undefined, (error) => this.broke(this.ndjsonFile, error)) : undefined,
+      this.har ? ended(this.har, HAR_TAIL, (error) => this.broke(this.harFile, error)) : undefined,
     ]);
   }
 }

@@ -65,9 +65,13 @@ describe('print-conformance proxy', () => {
     async () => {
       const har = join(folder, 'beside-full.har');
       const proxy = await startProxyCli(['--record', '/dev/full', '--har', har]);
-      for (let index = 0; index < 3; index += 1) {
-        expect((await fetch(`${proxy.url}orders`, { method: 'POST' })).status).toBe(201);
-      }
+      // An order and two reads of its checkout: exchanges of the interface, so that the session
+      // stands or falls by its recording alone.
+      const order = await fetch(`${proxy.url}orders`, { method: 'POST' });
+      expect(order.status).toBe(201);
+      const { checkout } = (await order.json()) as { checkout: { setupUrl: string } };
+      for (let index = 0; index < 2; index += 1)
+        expect((await fetch(checkout.setupUrl, { headers: { accept: 'application/json' } })).status).toBe(200);
       const { code, stderr, stdout } = await proxy.stop();
       expect(code).toBe(2);
       expect(
