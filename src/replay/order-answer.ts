@@ -1,5 +1,5 @@
-import { formatOfMediaType, readDocument, sniffFormat } from '../validate/document.js';
-import { bodyText, type Exchange, header, mediaType } from '../validate/exchange.js';
+import { type Exchange, header } from '../validate/exchange.js';
+import { answerDocument } from '../validate/traffic.js';
 import type { XmlElement } from '../validate/xml.js';
 
 // What an order answer (POST orders, GET orders/{id}) gives: the order's id and the checkout and
@@ -53,18 +53,12 @@ function walkXml(element: XmlElement, place: string, depth: number, out: OrderAn
 
 /** The id and URLs an accepted order answer gives; undefined for a refusal or an unreadable body. */
 export function readOrderAnswer(exchange: Exchange): OrderAnswer | undefined {
+  const document = answerDocument(exchange);
   const response = exchange.response;
-  if (!response || response.status < 200 || response.status >= 300) return undefined;
-  const contentType = header(response.headers, 'content-type');
-  const text = bodyText(response.body, contentType);
-  if (text === undefined) return undefined;
-  const format = formatOfMediaType(mediaType(contentType)) ?? sniffFormat(text);
-  if (!format) return undefined;
-  const read = readDocument(text, format);
-  if (!read.ok) return undefined;
+  if (!document || !response) return undefined;
   const out: OrderAnswer = { urls: new Map() };
-  if (read.document.format === 'json') walkJson(read.document.value, '', 0, out);
-  else walkXml(read.document.root, '', 0, out);
+  if (document.format === 'json') walkJson(document.value, '', 0, out);
+  else walkXml(document.root, '', 0, out);
   // An answer that names its order only in Location (orders/{id}) still names it.
   const location = /\/orders\/([^/?#]+)\/?(?:[?#]|$)/.exec(header(response.headers, 'location') ?? '')?.[1];
   if (out.id === undefined && location !== undefined) out.id = location;

@@ -27,7 +27,7 @@ export interface TrafficJudgement {
 }
 
 /** An accepted answer's body as a document, when it is JSON or XML that parses. */
-function answerDocument(exchange: Exchange): Document | undefined {
+export function answerDocument(exchange: Exchange): Document | undefined {
   const response = exchange.response;
   if (!response || response.status < 200 || response.status >= 300) return undefined;
   const contentType = header(response.headers, 'content-type');
