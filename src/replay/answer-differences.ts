@@ -1,9 +1,10 @@
 import { documentedMembers } from '../contract/documented-members.js';
 import { type SchemaName, xmlNilElementsOf } from '../contract/schemas.js';
 import type { AnswerDifference } from '../findings/replay.js';
-import { type Document, formatOfMediaType, readDocument, sniffFormat } from '../validate/document.js';
+import { type Document, formatOfMediaType, sniffFormat } from '../validate/document.js';
 import { bodyText, type Exchange, header, mediaType, type RecordedResponse } from '../validate/exchange.js';
 import { displayPath, memberOf, modelOf } from '../validate/model.js';
+import { responseDocument } from '../validate/traffic.js';
 import { isXsiNil } from '../validate/xml.js';
 import type { OrderAnswer } from './order-answer.js';
 
@@ -29,16 +30,6 @@ function formatOf(response: RecordedResponse): string {
   if (sniffed) return sniffed.toUpperCase();
   if (!response.body || response.body.size === 0) return 'no body';
   return mediaType(contentType) ?? 'a body of no named type';
-}
-
-function documentOf(response: RecordedResponse): Document | undefined {
-  const contentType = header(response.headers, 'content-type');
-  const text = bodyText(response.body, contentType);
-  if (text === undefined) return undefined;
-  const format = formatOfMediaType(mediaType(contentType)) ?? sniffFormat(text);
-  if (!format) return undefined;
-  const read = readDocument(text, format);
-  return read.ok ? read.document : undefined;
 }
 
 /** The pointers of the documented members that hold values (not objects). */
@@ -123,7 +114,7 @@ export function answerDifferences(
   if (formatBefore !== formatNow) out.push({ member: 'format', recorded: formatBefore, replayed: formatNow });
   if (out.length > 0 || statusClass(now.status) !== 2) return out;
   if (kind === 'order') return orderDifferences(orders?.recorded, orders?.replayed);
-  const [documentBefore, documentNow] = [documentOf(before), documentOf(now)];
+  const [documentBefore, documentNow] = [responseDocument(before), responseDocument(now)];
   if (documentBefore && !documentNow) return [{ member: 'body', recorded: 'a readable document', replayed: 'none' }];
   if (!documentBefore || !documentNow) return out;
   return memberDifferences(documentBefore, documentNow, SCHEMA_OF[kind]);

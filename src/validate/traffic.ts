@@ -1,6 +1,6 @@
 import { checkGivenUrl } from './client-urls.js';
 import { type Document, formatOfMediaType, readDocument, sniffFormat } from './document.js';
-import { bodyText, type Exchange, header, mediaType } from './exchange.js';
+import { bodyText, type Exchange, header, mediaType, type RecordedResponse } from './exchange.js';
 import { baseOfGivenUrl, GivenUrls, givenUrlsOf } from './given-urls.js';
 import { type Judgement, judgeExchange, judgeMisaddressed } from './index.js';
 import { type Scope, ServiceBase } from './scope.js';
@@ -30,6 +30,11 @@ export interface TrafficJudgement {
 export function answerDocument(exchange: Exchange): Document | undefined {
   const response = exchange.response;
   if (!response || response.status < 200 || response.status >= 300) return undefined;
+  return responseDocument(response);
+}
+
+/** Any answer's body as a document, when it is JSON or XML that parses (by its type, else its start). */
+export function responseDocument(response: RecordedResponse): Document | undefined {
   const contentType = header(response.headers, 'content-type');
   const text = bodyText(response.body, contentType);
   if (text === undefined) return undefined;

@@ -9,6 +9,18 @@ import { WebSocket } from 'undici';
 
 export const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
 
+/** Headless Chromium as this machine allows it: no sandbox as root, no background network. */
+export const HEADLESS_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 interface Pending {
   resolve(value: Record<string, unknown>): void;
   reject(error: Error): void;
@@ -46,14 +58,7 @@ export class ChromiumPage {
     const browser = spawn(
       CHROMIUM ?? 'chromium',
       [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
+        ...HEADLESS_FLAGS,
         `--user-data-dir=${profile}`,
         `--window-size=${windowSize}`,
         '--remote-debugging-address=127.0.0.1',

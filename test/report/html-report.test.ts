@@ -1,17 +1,17 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withoutAnalytics } from '../../src/report/html-report.js';
+import { CHROMIUM, HEADLESS_FLAGS } from '../helpers/chromium-page.js';
 import { runCli } from '../helpers/cli.js';
 import { checkoutGet, checkoutPost } from '../helpers/exchanges.js';
 
 // `report` turns Allure results into one HTML page that opens from disk with no network, and
 // that a browser renders into the list of rules with their verdicts.
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
 // CI installs Debian's chromium; elsewhere the browser checks run when it is there.
 const browserTest = CHROMIUM || process.env.CI ? it : it.skip;
 
@@ -48,19 +48,7 @@ async function chromium(args: string[]): Promise<string> {
   try {
     const { stdout } = await promisify(execFile)(
       CHROMIUM ?? 'chromium',
-      [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        `--user-data-dir=${profile}`,
-        '--virtual-time-budget=10000',
-        ...args,
-      ],
+      [...HEADLESS_FLAGS, `--user-data-dir=${profile}`, '--virtual-time-budget=10000', ...args],
       { maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
     );
     return stdout;
