@@ -231,7 +231,7 @@ export function maskPathTokens(text: string, names: SecretNames, cuts: Cut[] | u
     let next = end;
     if (text.charCodeAt(next) === 92 && text.charCodeAt(next + 1) === 47) next += 1;
     if (text.charCodeAt(next) !== 47) continue;
-    if (!names.isSecret(text, start, end, hash)) continue;
+    if (!names.isSecretSegment(text, start, end, hash)) continue;
     const from = next + 1;
     let to = from;
     while (to < text.length) {

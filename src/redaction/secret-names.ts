@@ -82,6 +82,50 @@ function secretAnywhere(name: string, extra: ReadonlySet<string>): boolean {
   return false;
 }
 
+const isUpper = (code: number) => code >= 65 && code <= 90;
+const isLower = (code: number) => code >= 97 && code <= 122;
+
+/**
+ * The words of a name as written: split at "-", "_", "." and where case changes ("apiKey",
+ * "JWTToken"), lower-cased.
+ */
+function wordsOf(raw: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  for (let at = 0; at < raw.length; at += 1) {
+    const code = raw.charCodeAt(at);
+    if (code === 45 || code === 95 || code === 46) {
+      if (word) words.push(word);
+      word = '';
+      continue;
+    }
+    const prev = raw.charCodeAt(at - 1);
+    const startsWord =
+      word !== '' &&
+      isUpper(code) &&
+      (isLower(prev) || (isUpper(prev) && isLower(raw.charCodeAt(at + 1))) || (prev >= 48 && prev <= 57));
+    if (startsWord) {
+      words.push(word);
+      word = '';
+    }
+    word += String.fromCharCode(code).toLowerCase();
+  }
+  if (word) words.push(word);
+  return words;
+}
+
+const LETTERS_ONLY = /^[a-z]+$/;
+
+/** Whether the name's last word, or its last two words together, is a secret name of letters. */
+function namesSecretAsWords(raw: string, extra: ReadonlySet<string>): boolean {
+  const words = wordsOf(raw);
+  const last = words[words.length - 1];
+  if (last === undefined) return false;
+  const candidates = [last];
+  if (words.length >= 2) candidates.push(words[words.length - 2] + last);
+  return candidates.some((word) => LETTERS_ONLY.test(word) && secretAnywhere(word, extra));
+}
+
 /** Whether text[start, end) is the name, compared where it stands (startsWith costs more). */
 function sameName(name: string, text: string, start: number, end: number): boolean {
   if (name.length !== end - start) return false;
@@ -101,6 +145,7 @@ export function nameHash(text: string, start: number, end: number): number {
 
 const MEMBER = 1;
 const PARAM = 2;
+const PATH_NAME = 4;
 /** Names seen repeat (the same headers and members in every exchange): their verdicts are kept. */
 const CACHE_LIMIT = 4096;
 /** Slots of verdicts on names where they stand (a power of two). */
@@ -136,7 +181,8 @@ export class SecretNames {
     if (known && sameName(known.raw, text, start, end)) return known.flags;
     const raw = text.slice(start, end);
     const name = normaliseName(raw);
-    const flags = secretAnywhere(name, this.extra) ? MEMBER | PARAM : SECRET_PARAMS.has(name) ? PARAM : 0;
+    let flags = secretAnywhere(name, this.extra) ? MEMBER | PARAM : SECRET_PARAMS.has(name) ? PARAM : 0;
+    if (flags & MEMBER && namesSecretAsWords(raw, this.extra)) flags |= PATH_NAME;
     this.verdicts[slot] = { raw, flags };
     return flags;
   }
@@ -147,6 +193,15 @@ export class SecretNames {
    */
   isSecret(text: string, start = 0, end = text.length, hash = nameHash(text, start, end)): boolean {
     return (this.flags(text, start, end, hash) & MEMBER) !== 0;
+  }
+
+  /**
+   * A URL path segment that names a secret ("token", "reset-token", "apiKey", "sessionId"), so that
+   * the segment after it is one. Read by its words: the random codes and ids that paths are full of
+   * hold secret names by chance ("tSjWtWp…" holds "jwt"), never as a word of their own.
+   */
+  isSecretSegment(text: string, start: number, end: number, hash = nameHash(text, start, end)): boolean {
+    return (this.flags(text, start, end, hash) & PATH_NAME) !== 0;
   }
 
   private readonly keys = new Map<string, boolean>();

@@ -1,7 +1,9 @@
 // The pieces every masking pass shares: cuts (a range of the text and what replaces it), quotes
 // and escapes read where they stand, and the text rebuilt with its cuts made.
 
-export const REDACTED = '[Filtered]';
+import { SECRET_MASK } from '../validate/exchange.js';
+
+export const REDACTED = SECRET_MASK;
 export const QUOTED_REDACTED = `"${REDACTED}"`;
 
 export interface Cut {

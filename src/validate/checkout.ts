@@ -2,7 +2,7 @@ import { propertiesOf, schemas } from '../contract/schemas.js';
 import { jsonNamesNotLowerCase, xmlNamesNotPascalCase } from './casing.js';
 import { checkCheckoutRequest, isCountryCode } from './checkout-request.js';
 import type { Document } from './document.js';
-import { type Exchange, portInRange } from './exchange.js';
+import { type Exchange, portInRange, SECRET_MASK } from './exchange.js';
 import type { ReadBodies } from './format.js';
 import type { Judging } from './judging.js';
 import { ADDRESS_FIELDS, displayPath, extraMembers, memberOf, modelOf, schemaProblems, stringAt } from './model.js';
@@ -283,7 +283,9 @@ const HTTP_URI = new RegExp(
 );
 
 /** Why a PaymentUrl is not an absolute http(s) URI with a host, or undefined when it is one. */
-export function paymentUrlProblem(value: string): string | undefined {
+export function paymentUrlProblem(answered: string): string | undefined {
+  // A recording's mask stands for characters of the URL (a token in its path or query).
+  const value = answered.includes(SECRET_MASK) ? answered.replaceAll(SECRET_MASK, 'masked') : answered;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for
   const unfit = /[\s\u0000-\u001f\u007f]/.exec(value);
   if (unfit)

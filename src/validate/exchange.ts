@@ -8,6 +8,12 @@ export type { Side, Violation };
 
 export type Headers = Record<string, string>;
 
+/**
+ * What a recording writes in place of a secret. Rules that judge a value's syntax read it as the
+ * characters it stands for: a PaymentUrl whose token was masked was a URL when it was answered.
+ */
+export const SECRET_MASK = '[Filtered]';
+
 export interface MultipartPart {
   name?: string;
   filename?: string;

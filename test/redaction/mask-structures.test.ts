@@ -101,6 +101,16 @@ describe('secrets found by their shape', () => {
     expect(redactText('<a><token>x</token></a>')).toBe('<a><token>[Filtered]</token></a>');
   });
 
+  it('reads path segments by their words: names of secrets, not ids that hold one by chance', () => {
+    for (const name of ['token', 'reset-token', 'access_token', 'apiKey', 'sessionId', 'JWT', 'X-Amz-Security-Token'])
+      expect(redactText(`https://pay.test/${name}/${S}`), name).toBe(`https://pay.test/${name}/[Filtered]`);
+    // Random ids hold "jwt", "key" or "token" among their letters: what follows them is kept.
+    for (const id of ['tSjWtWp65dixrh3v', 'aB3tokenq9', 'x7monkey2', 'Q1sidZ'])
+      expect(redactText(`https://pay.test/v2/payments/${id}/start`), id).toBe(
+        `https://pay.test/v2/payments/${id}/start`,
+      );
+  });
+
   it('leaves the interface documents alone', () => {
     for (const text of [checkoutRequestJson(), checkoutResponseJson(), checkoutResponseXml()])
       expect(redactText(text)).toBe(text);

@@ -435,8 +435,11 @@ describe('checkout status, echo, PaymentUrl, country', () => {
       'https://user:pw@pay.test/p',
       'http://192.0.2.1/p',
       'http://[v1.fe80::a+en1]/p',
+      // A recording masks tokens: the URL answered was a URL.
+      'https://pay.test/pay/session/[Filtered]/start?token=[Filtered]',
     ])
       expect(judged(good), good).toEqual([]);
+    expect(judged('https://pay.test/[Filtered] x')).toEqual(['checkout.payment-url@response']);
   });
 
   it('checkout.country-code: a name or lower-case code', () => {
