@@ -1,6 +1,7 @@
 import type { Exchange, RecordedBody, Violation } from '../validate/exchange.js';
 import { DEFAULT_NAMES, maskSecrets, REDACTED } from './mask-secrets.js';
 import { headerRedactor, withoutLiterals } from './redact.js';
+import { rememberedMask } from './remembered-masks.js';
 import { SecretNames } from './secret-names.js';
 
 // The one redaction of exchanges: the proxy's recorder and every report writer use it, so that a
@@ -25,8 +26,7 @@ type Redactable = Exchange & { violations?: Violation[]; observations?: Violatio
 const QUOTED_VALUE = /"(?:[^"\\\n]|\\.)*"/g;
 
 /** Whether a finding's path (/billing/address/country, Billing/Address/Country) passes through a secret name. */
-function secretPath(path: string | undefined, names: SecretNames): boolean {
-  if (path === undefined) return false;
+function secretPath(path: string, names: SecretNames): boolean {
   for (const segment of path.split('/')) if (segment !== '' && names.isSecretKey(segment)) return true;
   return false;
 }
@@ -40,10 +40,22 @@ function secretPath(path: string | undefined, names: SecretNames): boolean {
 export function findingRedactor(options: RedactionOptions = {}): (findings: Violation[]) => Violation[] {
   const names = options.names?.length ? new SecretNames(options.names) : DEFAULT_NAMES;
   const secrets = options.secrets ?? [];
+  const mask = rememberedMask((message: string) => withoutLiterals(maskSecrets(message, names), secrets));
+  // The same few paths come back in every exchange's findings.
+  const secretPaths = new Map<string, boolean>();
+  const isSecretPath = (path: string | undefined): boolean => {
+    if (path === undefined) return false;
+    let secret = secretPaths.get(path);
+    if (secret === undefined) {
+      secret = secretPath(path, names);
+      if (secretPaths.size >= 1024) secretPaths.clear();
+      secretPaths.set(path, secret);
+    }
+    return secret;
+  };
   const redact = (finding: Violation): string => {
-    let message = finding.message;
-    if (secretPath(finding.path, names)) message = message.replace(QUOTED_VALUE, `"${REDACTED}"`);
-    return withoutLiterals(maskSecrets(message, names), secrets);
+    if (isSecretPath(finding.path)) return mask(finding.message.replace(QUOTED_VALUE, `"${REDACTED}"`));
+    return mask(finding.message);
   };
   return (findings) => {
     let out: Violation[] | undefined;
@@ -131,14 +143,14 @@ function maskUrl(url: string, mask: (text: string) => string): string {
 export function exchangeRedactor(options: RedactionOptions = {}): <E extends Redactable>(exchange: E) => E {
   const names = options.names?.length ? new SecretNames(options.names) : DEFAULT_NAMES;
   const secrets = options.secrets ?? [];
-  const mask = (text: string) => {
+  const mask = rememberedMask((text: string) => {
     const masked = withoutLiterals(maskSecrets(text, names), secrets);
     if (masked !== text || !text.includes('\0')) return masked;
     // UTF-16 read as UTF-8 or as bytes: a NUL between every two characters hides every name.
     // Its secrets are looked for without them; if there is one, none of the text is kept.
     const bare = text.replaceAll('\0', '');
     return withoutLiterals(maskSecrets(bare, names), secrets) === bare ? text : REDACTED;
-  };
+  });
   const redactHeaders = headerRedactor(options.names, secrets);
   const redactFindings = options.findingsRedacted ? undefined : findingRedactor(options);
   return <E extends Redactable>(exchange: E): E => {

@@ -1,4 +1,5 @@
 import { DEFAULT_NAMES, maskSecrets, REDACTED } from './mask-secrets.js';
+import { rememberedMask } from './remembered-masks.js';
 import { SecretNames } from './secret-names.js';
 
 // Credentials never reach a report, a recording or a log: they are replaced before anything is
@@ -29,11 +30,12 @@ export function headerRedactor(
   secrets: readonly string[] = [],
 ): (headers: Record<string, string>) => Record<string, string> {
   const names = extra.length > 0 ? new SecretNames(extra) : DEFAULT_NAMES;
+  const mask = rememberedMask((value: string) => withoutLiterals(maskSecrets(value, names), secrets));
   return (headers) => {
     let out: Record<string, string> | undefined;
     for (const name in headers) {
       const value = headers[name] as string;
-      const masked = names.isSecretKey(name) ? REDACTED : withoutLiterals(maskSecrets(value, names), secrets);
+      const masked = names.isSecretKey(name) ? REDACTED : mask(value);
       if (masked === value) continue;
       out ??= { ...headers };
       out[name] = masked;

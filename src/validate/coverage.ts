@@ -28,10 +28,38 @@ const bump = (counts: Record<string, number>, key: string, by = 1) => {
   counts[key] = (counts[key] ?? 0) + by;
 };
 
-/** Where a model holds nothing at this pointer, a nil there, or a value. */
-function stateAt(model: unknown, pointer: string): keyof MemberCounts {
+/** A documented member as coverage reads it, worked out once per resource and format. */
+interface MemberPlan {
+  /** The pointer's keys, from the root. */
+  keys: readonly string[];
+  /** The member as the format writes it (the table's key). */
+  name: string;
+  /** An XML-only nil element (Tax): under the root, not in the model. */
+  nilOnly: boolean;
+}
+
+const plans = new Map<string, readonly MemberPlan[]>();
+
+function membersPlan(schema: SchemaName, format: Document['format']): readonly MemberPlan[] {
+  const key = `${schema} ${format}`;
+  let plan = plans.get(key);
+  if (!plan) {
+    const members = documentedMembers(schema, format);
+    const modelled = format === 'xml' ? documentedMembers(schema, 'json').length : members.length;
+    plan = members.map((pointer, index) => ({
+      keys: pointer.split('/').slice(1),
+      name: displayPath(pointer, format),
+      nilOnly: index >= modelled,
+    }));
+    plans.set(key, plan);
+  }
+  return plan;
+}
+
+/** Where a model holds nothing at these keys, a nil there, or a value. */
+function stateAt(model: unknown, keys: readonly string[]): keyof MemberCounts {
   let here: unknown = model;
-  for (const key of pointer.split('/').slice(1)) {
+  for (const key of keys) {
     if (here === null || typeof here !== 'object' || Array.isArray(here)) return 'absent';
     here = (here as Record<string, unknown>)[key];
   }
@@ -40,26 +68,26 @@ function stateAt(model: unknown, pointer: string): keyof MemberCounts {
 }
 
 /** The nil elements XML writes apart (Tax) are found under the root, not in the model. */
-function xmlOnlyState(document: Document, pointer: string): keyof MemberCounts | undefined {
-  if (document.format !== 'xml' || pointer.indexOf('/', 1) >= 0) return undefined;
-  const name = displayPath(pointer, 'xml').slice(1);
+function xmlOnlyState(document: Extract<Document, { format: 'xml' }>, name: string): keyof MemberCounts {
   const element = document.root.children.find((child) => child.local === name);
   if (!element) return 'absent';
   return isXsiNil(element) ? 'nil' : 'present';
 }
 
 function countMembers(into: OperationCoverage['request'], document: Document, schema: SchemaName): void {
-  const members = documentedMembers(schema, document.format);
   const model = modelOf(document, schema);
   const table = into[document.format] ?? {};
   into[document.format] = table;
-  const nilOnly =
-    document.format === 'xml' ? new Set(members.slice(documentedMembers(schema, 'json').length)) : undefined;
-  for (const pointer of members) {
-    const state = (nilOnly?.has(pointer) ? xmlOnlyState(document, pointer) : undefined) ?? stateAt(model, pointer);
-    const name = displayPath(pointer, document.format);
-    const counts = table[name] ?? { present: 0, absent: 0, nil: 0 };
-    table[name] = counts;
+  for (const member of membersPlan(schema, document.format)) {
+    const state =
+      member.nilOnly && document.format === 'xml'
+        ? xmlOnlyState(document, member.name.slice(1))
+        : stateAt(model, member.keys);
+    let counts = table[member.name];
+    if (!counts) {
+      counts = { present: 0, absent: 0, nil: 0 };
+      table[member.name] = counts;
+    }
     counts[state] += 1;
   }
 }

@@ -93,13 +93,23 @@ export interface SchemaProblem {
   message: string;
 }
 
+/** XML paths of the pointers asked for: the same few for every exchange. Bounded, as traffic names them. */
+const xmlPaths = new Map<string, string>();
+const XML_PATHS_KEPT = 1024;
+
 /** Paths as the body writes them: JSON pointer for JSON, element path for XML. */
 export function displayPath(pointer: string, format: Document['format']): string {
   if (format === 'json') return pointer || '/';
-  return pointer
-    .split('/')
-    .map((segment) => (/^\d+$/.test(segment) || segment === '' ? segment : xmlNameOf(segment)))
-    .join('/');
+  let path = xmlPaths.get(pointer);
+  if (path === undefined) {
+    path = pointer
+      .split('/')
+      .map((segment) => (/^\d+$/.test(segment) || segment === '' ? segment : xmlNameOf(segment)))
+      .join('/');
+    if (xmlPaths.size >= XML_PATHS_KEPT) xmlPaths.clear();
+    xmlPaths.set(pointer, path);
+  }
+  return path;
 }
 
 /** The schema's failures on the model, each as a sentence naming the member as `format` writes it. */

@@ -40,6 +40,27 @@ function parse(url: string): URL | undefined {
   }
 }
 
+interface Location {
+  origin: string;
+  pathname: string;
+}
+
+/** Request URLs read before: a client asks for the same few URLs again and again (it polls). */
+const locations = new Map<string, Location | null>();
+const LOCATIONS_KEPT = 4096;
+
+/** Origin and path of a request URL; undefined when it is no URL. */
+function locationOf(url: string): Location | undefined {
+  let location = locations.get(url);
+  if (location === undefined) {
+    const parsed = parse(url);
+    location = parsed ? { origin: parsed.origin, pathname: parsed.pathname } : null;
+    if (locations.size >= LOCATIONS_KEPT) locations.clear();
+    locations.set(url, location);
+  }
+  return location ?? undefined;
+}
+
 /** The path's segments, empty ones skipped as a server routing the path would. */
 function segmentsOf(path: string): string[] {
   return path.split('/').filter((segment) => segment !== '');
@@ -85,7 +106,7 @@ export class ServiceBase {
     const method = exchange.request.method.toUpperCase();
     if (method === 'OPTIONS' && header(exchange.request.headers, 'access-control-request-method') !== undefined)
       return { kind: 'outside', reason: NOT_THE_INTERFACE.preflight };
-    const url = parse(exchange.request.url);
+    const url = locationOf(exchange.request.url);
     if (!url) return { kind: 'outside', reason: NOT_THE_INTERFACE.path };
     if (method !== 'GET' && method !== 'POST') return { kind: 'outside', reason: NOT_THE_INTERFACE.method };
     const within = this.within;
@@ -115,7 +136,7 @@ export class ServiceBase {
    * Takes the base from an API call under orders, checkout or files (one that speaks JSON or XML,
    * or has the shape of a given URL); pages and other calls teach nothing.
    */
-  private learn(url: URL, exchange: Exchange): void {
+  private learn(url: Location, exchange: Exchange): void {
     if (isPage(exchange)) return;
     const start = this.within ? this.within.path.length - 1 : 0;
     const segments = url.pathname.slice(start).split('/');
