@@ -119,7 +119,33 @@ export function duplicateMember(text: string): string | undefined {
 /** Said of a body that does not parse and reads as text with NULs between its characters. */
 const UTF16_HINT = ' (the body looks like UTF-16 without a byte order mark)';
 
+// Bodies read before are not read again: a client polls for the same answer, a recording holds
+// it many times. Documents are never changed once read, so one can stand for every body that
+// spells it. Bounded: bodies up to 16 KiB, 2 Mi characters in all, forgotten together when full.
+const LONGEST_REMEMBERED = 16 * 1024;
+const CHARACTERS_KEPT = 2 * 1024 * 1024;
+const remembered = { json: new Map<string, ReadResult>(), xml: new Map<string, ReadResult>() };
+let rememberedCharacters = 0;
+
+/** The body read as `format`, once per text. */
 export function readDocument(text: string, format: BodyFormat): ReadResult {
+  if (text.length > LONGEST_REMEMBERED) return parseDocument(text, format);
+  const known = remembered[format];
+  let result = known.get(text);
+  if (result === undefined) {
+    result = parseDocument(text, format);
+    rememberedCharacters += text.length;
+    if (rememberedCharacters > CHARACTERS_KEPT) {
+      remembered.json.clear();
+      remembered.xml.clear();
+      rememberedCharacters = text.length;
+    }
+    known.set(text, result);
+  }
+  return result;
+}
+
+function parseDocument(text: string, format: BodyFormat): ReadResult {
   if (format === 'json') {
     let value: unknown;
     try {
