@@ -1,5 +1,6 @@
 import { looksLikeBomlessUtf16 } from './encoding.js';
 import { withoutBom } from './exchange.js';
+import { RecentTexts } from './recent-texts.js';
 import { MAX_DEPTH, parseXml, TOO_DEEP, type XmlElement } from './xml.js';
 
 // A body read as the document it claims or turns out to be: JSON value or XML element tree.
@@ -119,30 +120,20 @@ export function duplicateMember(text: string): string | undefined {
 /** Said of a body that does not parse and reads as text with NULs between its characters. */
 const UTF16_HINT = ' (the body looks like UTF-16 without a byte order mark)';
 
-// Bodies read before are not read again: a client polls for the same answer, a recording holds
-// it many times. Documents are never changed once read, so one can stand for every body that
-// spells it. Bounded: bodies up to 16 KiB, 2 Mi characters in all, forgotten together when full.
-const LONGEST_REMEMBERED = 16 * 1024;
-const CHARACTERS_KEPT = 2 * 1024 * 1024;
-const remembered = { json: new Map<string, ReadResult>(), xml: new Map<string, ReadResult>() };
-let rememberedCharacters = 0;
+// Bodies read a moment ago are not read again: a client polls for the same answer, and the proxy
+// read it anew for every exchange. Documents are never changed once read, so one can stand for
+// every body that spells it (see recent-texts.ts).
+const LONGEST_REMEMBERED = 8 * 1024;
+const recent = {
+  json: new RecentTexts<ReadResult>(LONGEST_REMEMBERED),
+  xml: new RecentTexts<ReadResult>(LONGEST_REMEMBERED),
+};
+const parseJson = (text: string) => parseDocument(text, 'json');
+const parseXmlDocument = (text: string) => parseDocument(text, 'xml');
 
-/** The body read as `format`, once per text. */
+/** The body read as `format`. */
 export function readDocument(text: string, format: BodyFormat): ReadResult {
-  if (text.length > LONGEST_REMEMBERED) return parseDocument(text, format);
-  const known = remembered[format];
-  let result = known.get(text);
-  if (result === undefined) {
-    result = parseDocument(text, format);
-    rememberedCharacters += text.length;
-    if (rememberedCharacters > CHARACTERS_KEPT) {
-      remembered.json.clear();
-      remembered.xml.clear();
-      rememberedCharacters = text.length;
-    }
-    known.set(text, result);
-  }
-  return result;
+  return format === 'json' ? recent.json.get(text, parseJson) : recent.xml.get(text, parseXmlDocument);
 }
 
 function parseDocument(text: string, format: BodyFormat): ReadResult {
