@@ -182,6 +182,8 @@ export class ClientConnection {
   private requestBody(chunk: Buffer): void {
     const flight = this.flight;
     if (!flight || flight.discarding) return;
+    // Bytes forwarded go to the target before the tap hashes them: the target reads them meanwhile.
+    if (!flight.gated) this.writeBody(flight, chunk);
     flight.requestTap.push(chunk);
     if (flight.gated) {
       // A body the gate cannot hold whole is not read on: it cannot be judged, so it is refused.
@@ -201,7 +203,8 @@ export class ClientConnection {
       if (flight.peeked.size > flight.peekLimit) this.judgeGated(flight);
       return;
     }
-    this.writeBody(flight, chunk);
+    if (flight.requestTap.hashBehind)
+      this.backpressure.waitForHash((resume) => flight.requestTap.onceHashCaughtUp(resume));
   }
 
   private requestEnd(): void {
@@ -309,8 +312,6 @@ export class ClientConnection {
     if (!upstream || flight.finished) return;
     const flowing = flight.chunked ? upstream.write(...chunkFrame(chunk)) : upstream.write(chunk);
     if (!flowing) this.backpressure.waitForTarget((resume) => upstream.onceDrained(resume));
-    if (flight.requestTap.hashBehind)
-      this.backpressure.waitForHash((resume) => flight.requestTap.onceHashCaughtUp(resume));
   }
 
   private endBody(flight: Flight): void {
