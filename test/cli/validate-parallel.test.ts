@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { partitionKeyOfLine } from '../../src/recording/judge-recordings.js';
+import { partitionKeyOfLine } from '../../src/recording/line-route.js';
 import type { Exchange } from '../../src/validate/exchange.js';
 import { runCli } from '../helpers/cli.js';
 import { CHECKOUT_URL, checkoutGet, checkoutPost, checkoutResponseJson } from '../helpers/exchanges.js';
@@ -72,6 +72,72 @@ describe('validate over worker threads', () => {
       expect(other.result).toEqual(one?.result);
       expect(other.stderr).toBe(one?.stderr);
     }
+  });
+
+  it('judges lines spelt otherwise (spaces in a member, CRLF, blank lines, a byte order mark) alike on 1 and 2 threads', async () => {
+    const file = join(folder, 'spelt.ndjson');
+    const lines = recording(300)
+      .split('\n')
+      .map((line, index) => (index % 4 === 1 ? line.replace('"url":', '"url" : ') : line));
+    writeFileSync(file, `\uFEFF${lines.join('\r\n\n  \r\n')}`);
+    const [one, two] = await Promise.all(
+      ['1', '2'].map(async (jobs) => {
+        const reports = join(folder, `spelt-${jobs}`);
+        const outcome = await runCli(['validate', file, '--jobs', jobs, '--report-dir', reports]);
+        return { ...outcome, result: comparable(join(reports, 'results.json')) };
+      }),
+    );
+    expect(one?.code).toBe(1);
+    expect(one?.result.exchanges).toBeGreaterThan(600);
+    expect(two?.result).toEqual(one?.result);
+    expect(two?.stderr).toBe(one?.stderr);
+  });
+
+  it('judges a HAR alike on 1 and 2 threads', async () => {
+    const file = join(folder, 'large.har');
+    const entries = recording(300)
+      .split('\n')
+      .flatMap((line) => {
+        try {
+          return [JSON.parse(line) as Exchange];
+        } catch {
+          return [];
+        }
+      })
+      .map((e) => ({
+        startedDateTime: e.startedAt,
+        time: e.durationMs ?? 1,
+        request: {
+          method: e.request.method,
+          url: e.request.url,
+          httpVersion: 'HTTP/1.1',
+          headers: Object.entries(e.request.headers).map(([name, value]) => ({ name, value })),
+          ...(e.request.body?.text
+            ? { postData: { mimeType: e.request.headers['content-type'], text: e.request.body.text } }
+            : {}),
+        },
+        response: {
+          status: e.response?.status,
+          headers: Object.entries(e.response?.headers ?? {}).map(([name, value]) => ({ name, value })),
+          content: {
+            size: e.response?.body?.size,
+            mimeType: e.response?.headers['content-type'],
+            text: e.response?.body?.text,
+          },
+        },
+      }));
+    writeFileSync(file, JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } }));
+    const [one, two] = await Promise.all(
+      ['1', '2'].map(async (jobs) => {
+        const reports = join(folder, `har-${jobs}`);
+        const outcome = await runCli(['validate', file, '--jobs', jobs, '--report-dir', reports]);
+        return { ...outcome, result: comparable(join(reports, 'results.json')) };
+      }),
+    );
+    expect(one?.code).toBe(1);
+    expect(one?.result.exchanges).toBeGreaterThan(600);
+    expect(two?.result).toEqual(one?.result);
+    expect(two?.stderr).toBe(one?.stderr);
   });
 
   it('refuses a --jobs that is not a whole number, in one line', async () => {
