@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { request } from 'undici';
-import { describe, expect, it } from 'vitest';
-import { offThreadHashing } from '../../proxy/body-tap.js';
+import { describe, expect, it, vi } from 'vitest';
+import { BodyTap, offThreadHashing } from '../../proxy/body-tap.js';
 import { OffThreadHash } from '../../proxy/off-thread-hash.js';
+import { Upstream } from '../../proxy/upstream.js';
 import { proxiedService } from '../helpers/proxy-fixture.js';
 
 // Uploads are hashed as they pass: small ones in the proxy's thread, large ones on a worker thread
@@ -52,6 +53,49 @@ describe('the digest of an upload', () => {
       }
     },
   );
+
+  it('writes each piece of an upload to the target before the tap hashes it', async () => {
+    const before = offThreadHashing.enabled;
+    offThreadHashing.enabled = false;
+    const seen: string[] = [];
+    const write = Upstream.prototype.write;
+    const push = BodyTap.prototype.push;
+    const writes = vi.spyOn(Upstream.prototype, 'write').mockImplementation(function (this: Upstream, ...pieces) {
+      seen.push(`write ${pieces.reduce((sum, piece) => sum + piece.length, 0)}`);
+      return write.apply(this, pieces);
+    });
+    const pushes = vi.spyOn(BodyTap.prototype, 'push').mockImplementation(function (this: BodyTap, chunk) {
+      seen.push(`tap ${chunk.length}`);
+      push.call(this, chunk);
+    });
+    const setup = await proxiedService();
+    try {
+      const bytes = pdf(4 * MiB);
+      const order = (await (await request(`${setup.proxy.url}orders`, { method: 'POST' })).body.json()) as {
+        items: { files: { content: { uploadUrl: string } } }[];
+      };
+      seen.length = 0;
+      const answer = await request(order.items[0]?.files.content.uploadUrl as string, {
+        method: 'POST',
+        headers: { 'content-type': 'application/pdf', 'content-length': String(bytes.length) },
+        body: bytes,
+      });
+      expect(answer.statusCode).toBe(200);
+      await answer.body.dump();
+      // The request's pieces, each written then seen by the tap; the answer's tap comes after them.
+      const written = seen.filter((step) => step.startsWith('write'));
+      const pieces = seen.slice(0, written.length * 2);
+      expect(pieces).toEqual(written.flatMap((step) => [step, step.replace('write', 'tap')]));
+      expect(written.reduce((sum, step) => sum + Number(step.split(' ')[1]), 0)).toBe(bytes.length);
+      const [upload] = (await setup.recorded()).filter((e) => e.request.url.includes('/files/'));
+      expect(upload?.request.body?.sha256).toBe(sha256(bytes));
+    } finally {
+      writes.mockRestore();
+      pushes.mockRestore();
+      offThreadHashing.enabled = before;
+      await setup.dispose();
+    }
+  });
 
   it('on the worker thread is that of every byte, in order, however they are cut', async () => {
     const hash = OffThreadHash.start();
