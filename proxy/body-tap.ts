@@ -13,9 +13,10 @@ import { OffThreadHash } from './off-thread-hash.js';
 // body only when it is one the core reads whole (JSON, XML, forms, text; any body for
 // --record-bodies), while it stays under the validation limit and the process's memory budget;
 // reads multipart part headers as they pass. What it saw becomes a RecordedBody for the core. A
-// body recorded as text needs no digest (the text is there); any other is hashed as it passes,
-// a large upload on a worker thread (off-thread-hash.ts) when there are cores to spare, so that
-// hashing never holds forwarding.
+// body recorded as text needs no digest (the text is there); any other is hashed as it passes:
+// a request's piece after it was written to the target (client-connection.ts), so that the target
+// reads it while it is hashed; a large upload on a worker thread (off-thread-hash.ts) when there
+// are cores to spare.
 
 const HEAD_BYTES = 64;
 export const offThreadHashing = {
