@@ -5,7 +5,7 @@ import { RecentTexts } from '../validate/recent-texts.js';
 
 const LONGEST_REMEMBERED = 8 * 1024;
 
-/** `mask` with its answers for texts seen a moment ago remembered. */
+/** `mask` with its answers kept for texts that come again. */
 export function rememberedMask(mask: (text: string) => string): (text: string) => string {
   const recent = new RecentTexts<string>(LONGEST_REMEMBERED);
   return (text) => recent.get(text, mask);

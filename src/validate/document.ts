@@ -120,7 +120,7 @@ export function duplicateMember(text: string): string | undefined {
 /** Said of a body that does not parse and reads as text with NULs between its characters. */
 const UTF16_HINT = ' (the body looks like UTF-16 without a byte order mark)';
 
-// Bodies read a moment ago are not read again: a client polls for the same answer, and the proxy
+// Bodies that come again are read once: a client polls for the same answer, and the proxy
 // read it anew for every exchange. Documents are never changed once read, so one can stand for
 // every body that spells it (see recent-texts.ts).
 const LONGEST_REMEMBERED = 8 * 1024;
