@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchProxyConnections } from './proxy-connections.js';
 import { benchProxyCost } from './proxy-cost.js';
-import { benchReferenceUpload, type UploadWay } from './reference-upload.js';
+import { MiB } from './process-memory.js';
+import { benchReferenceUpload, UPLOAD_SIZE, type UploadWay } from './reference-upload.js';
 import { benchSuiteWallTime } from './suite-wall-time.js';
 import { targetRows } from './targets.js';
 import { benchValidateThroughput } from './validate-throughput.js';
@@ -25,7 +26,7 @@ const ways: UploadWay[] = ['direct', 'http-proxy', 'proxy'];
 const uploads = new Map<UploadWay, Upload[]>(ways.map((way) => [way, []]));
 for (let round = 1; round <= UPLOAD_ROUNDS; round += 1) {
   for (const way of ways) {
-    step(`upload, round ${round}: 256 MiB raw PDF to the reference service, ${way}`);
+    step(`upload, round ${round}: ${UPLOAD_SIZE / MiB} MiB raw PDF to the reference service, ${way}`);
     uploads.get(way)?.push(await benchReferenceUpload(undefined, way));
   }
 }
@@ -79,7 +80,7 @@ console.log(`\nProxy cost (requests/s, latency ms; best of ${proxyCost.rounds} r
 console.table(proxyCost.rows);
 console.table(proxyCost.ratios);
 console.log(
-  `\nUpload of 256 MiB after a 64 MiB warm-up, fastest of ${UPLOAD_ROUNDS} rounds (CPU: least of the rounds, of the forwarding process, or the service's direct; peak memory, VmHWM, in MiB; growth: the largest of the rounds):`,
+  `\nUpload of ${UPLOAD_SIZE / MiB} MiB after a 64 MiB warm-up, fastest of ${UPLOAD_ROUNDS} rounds (CPU: least of the rounds, of the forwarding process, or the service's direct; peak memory, VmHWM, in MiB; growth: the largest of the rounds):`,
 );
 console.table(upload);
 console.log(`proxy ÷ http-proxy throughput: ${uploadVsBare}`);
