@@ -42,6 +42,21 @@ const comparable = (file: string) => {
   return result;
 };
 
+/** Judges the file on 1 and on 2 threads and expects the same verdict, results and output. */
+async function expectAlikeOnOneAndTwoThreads(file: string, name: string): Promise<void> {
+  const [one, two] = await Promise.all(
+    ['1', '2'].map(async (jobs) => {
+      const reports = join(folder, `${name}-${jobs}`);
+      const outcome = await runCli(['validate', file, '--jobs', jobs, '--report-dir', reports]);
+      return { ...outcome, result: comparable(join(reports, 'results.json')) };
+    }),
+  );
+  expect(one?.code).toBe(1);
+  expect(one?.result.exchanges).toBeGreaterThan(600);
+  expect(two?.result).toEqual(one?.result);
+  expect(two?.stderr).toBe(one?.stderr);
+}
+
 describe('validate over worker threads', () => {
   it('reads the partition key from a recorded line without parsing it', () => {
     expect(partitionKeyOfLine('{"request":{"method":"GET","url":"https://s.test/v2/checkout/Ab9?x=1#y"}}')).toBe('Ab9');
@@ -80,17 +95,7 @@ describe('validate over worker threads', () => {
       .split('\n')
       .map((line, index) => (index % 4 === 1 ? line.replace('"url":', '"url" : ') : line));
     writeFileSync(file, `\uFEFF${lines.join('\r\n\n  \r\n')}`);
-    const [one, two] = await Promise.all(
-      ['1', '2'].map(async (jobs) => {
-        const reports = join(folder, `spelt-${jobs}`);
-        const outcome = await runCli(['validate', file, '--jobs', jobs, '--report-dir', reports]);
-        return { ...outcome, result: comparable(join(reports, 'results.json')) };
-      }),
-    );
-    expect(one?.code).toBe(1);
-    expect(one?.result.exchanges).toBeGreaterThan(600);
-    expect(two?.result).toEqual(one?.result);
-    expect(two?.stderr).toBe(one?.stderr);
+    await expectAlikeOnOneAndTwoThreads(file, 'spelt');
   });
 
   it('judges a HAR alike on 1 and 2 threads', async () => {
@@ -127,17 +132,7 @@ describe('validate over worker threads', () => {
         },
       }));
     writeFileSync(file, JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } }));
-    const [one, two] = await Promise.all(
-      ['1', '2'].map(async (jobs) => {
-        const reports = join(folder, `har-${jobs}`);
-        const outcome = await runCli(['validate', file, '--jobs', jobs, '--report-dir', reports]);
-        return { ...outcome, result: comparable(join(reports, 'results.json')) };
-      }),
-    );
-    expect(one?.code).toBe(1);
-    expect(one?.result.exchanges).toBeGreaterThan(600);
-    expect(two?.result).toEqual(one?.result);
-    expect(two?.stderr).toBe(one?.stderr);
+    await expectAlikeOnOneAndTwoThreads(file, 'har');
   });
 
   it('refuses a --jobs that is not a whole number, in one line', async () => {

@@ -20,6 +20,25 @@ function pdf(size: number): Buffer {
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
+/** The content upload URL of an order placed through the proxy. */
+async function uploadUrlOfNewOrder(proxyUrl: string): Promise<string> {
+  const order = (await (await request(`${proxyUrl}orders`, { method: 'POST' })).body.json()) as {
+    items: { files: { content: { uploadUrl: string } } }[];
+  };
+  return order.items[0]?.files.content.uploadUrl as string;
+}
+
+/** Uploads a PDF to the URL and expects it taken. */
+async function uploadThrough(uploadUrl: string, bytes: Buffer): Promise<void> {
+  const answer = await request(uploadUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/pdf', 'content-length': String(bytes.length) },
+    body: bytes,
+  });
+  expect(answer.statusCode).toBe(200);
+  await answer.body.dump();
+}
+
 describe('the digest of an upload', () => {
   it.each([true, false])(
     'is recorded for small and large uploads alike, in its place among the fields (worker thread: %s)',
@@ -30,18 +49,7 @@ describe('the digest of an upload', () => {
       const sizes = [3 * MiB, 12 * MiB + 12345];
       const sent = sizes.map(pdf);
       try {
-        for (const bytes of sent) {
-          const order = (await (await request(`${setup.proxy.url}orders`, { method: 'POST' })).body.json()) as {
-            items: { files: { content: { uploadUrl: string } } }[];
-          };
-          const answer = await request(order.items[0]?.files.content.uploadUrl as string, {
-            method: 'POST',
-            headers: { 'content-type': 'application/pdf', 'content-length': String(bytes.length) },
-            body: bytes,
-          });
-          expect(answer.statusCode).toBe(200);
-          await answer.body.dump();
-        }
+        for (const bytes of sent) await uploadThrough(await uploadUrlOfNewOrder(setup.proxy.url), bytes);
         const uploads = (await setup.recorded()).filter((e) => e.request.url.includes('/files/'));
         expect(uploads.map((e) => e.request.body?.size)).toEqual(sizes);
         expect(uploads.map((e) => e.request.body?.sha256)).toEqual(sent.map(sha256));
@@ -71,17 +79,9 @@ describe('the digest of an upload', () => {
     const setup = await proxiedService();
     try {
       const bytes = pdf(4 * MiB);
-      const order = (await (await request(`${setup.proxy.url}orders`, { method: 'POST' })).body.json()) as {
-        items: { files: { content: { uploadUrl: string } } }[];
-      };
+      const uploadUrl = await uploadUrlOfNewOrder(setup.proxy.url);
       seen.length = 0;
-      const answer = await request(order.items[0]?.files.content.uploadUrl as string, {
-        method: 'POST',
-        headers: { 'content-type': 'application/pdf', 'content-length': String(bytes.length) },
-        body: bytes,
-      });
-      expect(answer.statusCode).toBe(200);
-      await answer.body.dump();
+      await uploadThrough(uploadUrl, bytes);
       // The request's pieces, each written then seen by the tap; the answer's tap comes after them.
       const written = seen.filter((step) => step.startsWith('write'));
       const pieces = seen.slice(0, written.length * 2);
