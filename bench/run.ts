@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { MiB } from './process-memory.js';
 import { benchProxyConnections } from './proxy-connections.js';
 import { benchProxyCost } from './proxy-cost.js';
-import { MiB } from './process-memory.js';
 import { benchReferenceUpload, UPLOAD_SIZE, type UploadWay } from './reference-upload.js';
 import { benchSuiteWallTime } from './suite-wall-time.js';
 import { targetRows } from './targets.js';
