@@ -4,14 +4,12 @@ import type { Argv } from 'yargs';
 import { TOOL_NAME } from '../contract/package-root.js';
 import type { RunResult } from '../findings/types.js';
 import { UsageError } from '../findings/usage-error.js';
-import { consoleSummary, terminalWidth } from '../report/console-summary.js';
-import { githubAnnotations } from '../report/github-annotations.js';
+import { terminalWidth } from '../report/console-summary.js';
 import { runResult } from '../report/run-result.js';
-import { writeReports } from '../report/write-reports.js';
 import { mergeTallies, tallyOfResult } from '../validate/tally.js';
-import { contextFromJson, exitCodeOf, verdictsOf } from '../validate/verdicts.js';
-import { writeMarkdownOutputs } from './markdown-outputs.js';
+import { contextFromJson, verdictsOf } from '../validate/verdicts.js';
 import { withReportOptions } from './report-options.js';
+import { showResult, writeResultReports } from './result-outputs.js';
 import { withSettings } from './settings.js';
 import { checkReportPlaces } from './writable.js';
 
@@ -115,17 +113,8 @@ export function mergeCommand(yargs: Argv) {
       const parts = files.map(readResults);
       checkShardSet(parts, files);
       const result = mergeResults(parts);
-      writeReports(result, {
-        reportDir: argv['report-dir'],
-        jsonReport: argv['json-report'],
-        junit: argv.junit,
-        allureDir: argv['allure-dir'],
-        sarif: argv.sarif,
-      });
-      writeMarkdownOutputs(result, argv['summary-md']);
-      process.stdout.write(consoleSummary(result, { width: terminalWidth(process.stdout) }));
-      if (argv.reporter === 'github') process.stdout.write(githubAnnotations(result));
-      process.exitCode = exitCodeOf(result.rules);
+      writeResultReports(result, argv);
+      showResult(result, argv.reporter, { width: terminalWidth(process.stdout) });
     },
   );
 }

@@ -1,17 +1,14 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
 import { colourWanted } from '../report/colour.js';
-import { consoleSummary } from '../report/console-summary.js';
-import { githubAnnotations } from '../report/github-annotations.js';
 import { replayLines } from '../report/replay-lines.js';
 import { runResult } from '../report/run-result.js';
-import { writeReports } from '../report/write-reports.js';
-import { exitCodeOf, type VerdictContext, verdictsOf } from '../validate/verdicts.js';
+import { verdictsOf } from '../validate/verdicts.js';
 import { stopOnInterrupt } from './interrupt.js';
-import { writeMarkdownOutputs } from './markdown-outputs.js';
 import { numberOption } from './number-option.js';
 import { replayCredentials } from './replay-credentials.js';
 import { withReportOptions } from './report-options.js';
+import { showResult, trafficVerdictContext, writeResultReports } from './result-outputs.js';
 import { selectedRules } from './rule-selection.js';
 import { absoluteUrl } from './service-url.js';
 import { withSettings } from './settings.js';
@@ -145,14 +142,7 @@ export function replayCommand(yargs: Argv) {
         );
       }
 
-      const auto = argv.format === 'auto' && argv.only === undefined;
-      const context: VerdictContext = {
-        face: 'traffic',
-        selected,
-        formats: argv.format === 'json' || argv.format === 'xml' ? [argv.format] : ['json', 'xml'],
-        strict: argv.strict,
-        ...(auto ? { auto } : {}),
-      };
+      const context = trafficVerdictContext(argv, selected);
       const result = {
         ...runResult({
           target: `${target} (replaying ${files.join(', ')})`,
@@ -163,17 +153,8 @@ export function replayCommand(yargs: Argv) {
         }),
         replay,
       };
-      writeReports(result, {
-        reportDir: argv['report-dir'],
-        jsonReport: argv['json-report'],
-        junit: argv.junit,
-        allureDir: argv['allure-dir'],
-        sarif: argv.sarif,
-      });
-      writeMarkdownOutputs(result, argv['summary-md']);
-      process.stdout.write(consoleSummary(result, { colour }));
-      if (argv.reporter === 'github') process.stdout.write(githubAnnotations(result));
-      process.exitCode = exitCodeOf(result.rules);
+      writeResultReports(result, argv);
+      showResult(result, argv.reporter, { colour });
     },
   );
 }

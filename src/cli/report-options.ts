@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 
-// The report options every command that gives verdicts takes (run, validate, merge): where each
+// The report options every command that gives verdicts takes (run, validate, merge, replay): where each
 // report goes, and the extra console forms. Declared once, so they read the same in every --help.
 
 export function withReportOptions<T>(y: Argv<T>) {

@@ -2,16 +2,14 @@ import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
 import { judgeRecordings } from '../recording/judge-recordings.js';
 import { colourWanted } from '../report/colour.js';
-import { consoleSummary, terminalWidth } from '../report/console-summary.js';
-import { githubAnnotations } from '../report/github-annotations.js';
+import { terminalWidth } from '../report/console-summary.js';
 import { runResult } from '../report/run-result.js';
 import { terminalText } from '../report/terminal-text.js';
-import { writeReports } from '../report/write-reports.js';
 import type { TallyData } from '../validate/tally.js';
-import { exitCodeOf, shardVerdicts, type VerdictContext, verdictsOf } from '../validate/verdicts.js';
+import { shardVerdicts, verdictsOf } from '../validate/verdicts.js';
 import { stopOnInterrupt } from './interrupt.js';
-import { writeMarkdownOutputs } from './markdown-outputs.js';
 import { withReportOptions } from './report-options.js';
+import { showResult, trafficVerdictContext, writeResultReports } from './result-outputs.js';
 import { selectedRules } from './rule-selection.js';
 import { withSettings } from './settings.js';
 import { checkReportPlaces, clearPreviousReports } from './writable.js';
@@ -142,14 +140,7 @@ export function validateCommand(yargs: Argv) {
       // A shard may fall on no checkout of a small recording; only a whole run with nothing is an error.
       if (tally.exchanges === 0 && !shard) throw new UsageError(noInterfaceMessage(files.join(', '), tally, base));
 
-      const auto = argv.format === 'auto' && argv.only === undefined;
-      const context: VerdictContext = {
-        face: 'traffic',
-        selected,
-        formats: argv.format === 'json' || argv.format === 'xml' ? [argv.format] : ['json', 'xml'],
-        strict: argv.strict,
-        ...(auto ? { auto } : {}),
-      };
+      const context = trafficVerdictContext(argv, selected);
       const result = runResult({
         target: files.join(', '),
         started,
@@ -158,25 +149,13 @@ export function validateCommand(yargs: Argv) {
         tally,
         ...(shard ? { shard: { k: shard.index, n: shard.count } } : {}),
       });
-      writeReports(result, {
-        reportDir: argv['report-dir'],
-        jsonReport: argv['json-report'],
-        junit: argv.junit,
-        allureDir: argv['allure-dir'],
-        sarif: argv.sarif,
-        sarifOptions: { recordings: files },
-      });
-      writeMarkdownOutputs(result, argv['summary-md']);
+      writeResultReports(result, argv, { recordings: files });
       const skipped = judged.warnings.length;
       // Every exchange read, judged or counted apart (order answers, what is not the interface).
       const read =
         tally.exchanges + tally.traffic.orders + Object.values(tally.traffic.notInterface).reduce((a, n) => a + n, 0);
       if (!argv.quiet) process.stderr.write(`${read} exchanges read${skipped ? `, ${skipped} lines skipped` : ''}\n`);
-      process.stdout.write(
-        consoleSummary(result, { colour: colourWanted(process.stdout), width: terminalWidth(process.stdout) }),
-      );
-      if (argv.reporter === 'github') process.stdout.write(githubAnnotations(result));
-      process.exitCode = exitCodeOf(result.rules);
+      showResult(result, argv.reporter, { colour: colourWanted(process.stdout), width: terminalWidth(process.stdout) });
     },
   );
 }
