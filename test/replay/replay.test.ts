@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutgoingAnswer } from '../../src/reference/dialect.js';
 import { type ReferenceOptions, type ReferenceService, startReferenceService } from '../../src/reference/service.js';
-import { ROOT, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
+import { clientBehindProxy } from '../scenarios/client-session.js';
 
 // A session recorded through the proxy is sent again to services: clean against a fresh reference
 // service, and a mutant's fault shown under its rule with the differing member named. Bodies kept
 // as digests are named per exchange as not sent again, and how to record them whole.
 
-const CLIENT = join(ROOT, 'test', 'scenarios', 'client.mjs');
 /** Clients that build URLs by hand: a replay repeats their mistakes on the new order's codes. */
 const CLIENT_MISTAKES = [
   'json-code-lower-cased',
@@ -43,23 +43,14 @@ const recordings: Record<string, string> = {};
 
 async function record(name: string, mode: string, extra: string[]): Promise<void> {
   const file = join(folder, `${name}.ndjson`);
-  const result = await runCli([
-    'proxy',
-    '--target',
-    recorder.baseUrl,
+  const result = await clientBehindProxy(recorder.baseUrl, mode, [
     '--record',
     file,
     '--har',
     join(folder, `${name}.har`),
     '--json-report',
     join(folder, `${name}.proxy.json`),
-    '--summary-interval',
-    '0',
     ...extra,
-    '--',
-    process.execPath,
-    CLIENT,
-    mode,
   ]);
   expect(result.code, result.stderr).not.toBe(2);
   recordings[name] = file;

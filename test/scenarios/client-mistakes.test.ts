@@ -3,13 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceService, startReferenceService } from '../../src/reference/service.js';
-import { runCli } from '../helpers/cli.js';
+import { clientBehindProxy } from './client-session.js';
 
 // A client team puts its client behind `proxy -- COMMAND`, with no narrowing flag. A good client
 // (JSON-only or XML-only) comes out green; each typical client mistake is caught by its rule on
 // the request side. The clients are one script (client.mjs) with one mistake per mode.
-
-const CLIENT = join(import.meta.dirname, 'client.mjs');
 
 let service: ReferenceService;
 let folder: string;
@@ -31,20 +29,7 @@ interface Session {
 
 async function behindProxy(mode: string, options: string[] = []): Promise<Session & { recorded: string[] }> {
   const record = join(folder, `${mode}.ndjson`);
-  const result = await runCli([
-    'proxy',
-    '--target',
-    service.baseUrl,
-    '--record',
-    record,
-    '--summary-interval',
-    '0',
-    ...options,
-    '--',
-    process.execPath,
-    CLIENT,
-    mode,
-  ]);
+  const result = await clientBehindProxy(service.baseUrl, mode, ['--record', record, ...options]);
   const recorded = readFileSync(record, 'utf8').split('\n').filter(Boolean);
   const findings = recorded.flatMap((line) =>
     ((JSON.parse(line).violations ?? []) as { rule: string; side: string }[]).map((v) => `${v.rule}@${v.side}`),

@@ -4,11 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceService, startReferenceService } from '../../src/reference/service.js';
 import { runCli } from '../helpers/cli.js';
+import { clientBehindProxy } from './client-session.js';
 
 // What the proxy records reads back as it was (its HAR and its NDJSON of one session give the same
 // verdicts), and a browser's HAR, full of what is not the interface, is judged on the interface alone.
-
-const CLIENT = join(import.meta.dirname, 'client.mjs');
 
 let service: ReferenceService;
 let folder: string;
@@ -24,22 +23,7 @@ afterAll(async () => {
 async function session(mode: string, extra: string[] = []): Promise<{ ndjson: string; har: string }> {
   const ndjson = join(folder, `${mode}.ndjson`);
   const har = join(folder, `${mode}.har`);
-  const result = await runCli([
-    'proxy',
-    '--target',
-    service.baseUrl,
-    '--record',
-    ndjson,
-    '--har',
-    har,
-    '--summary-interval',
-    '0',
-    ...extra,
-    '--',
-    process.execPath,
-    CLIENT,
-    mode,
-  ]);
+  const result = await clientBehindProxy(service.baseUrl, mode, ['--record', ndjson, '--har', har, ...extra]);
   expect(result.code, result.stderr).not.toBe(2);
   return { ndjson, har };
 }
