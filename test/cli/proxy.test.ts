@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceService, startReferenceService } from '../../src/reference/service.js';
 import { runCli, startListeningCli } from '../helpers/cli.js';
 import { checkoutRequestJson } from '../helpers/exchanges.js';
+import { setUpWithShortReturnUrl } from '../helpers/proxy-fixture.js';
 
 let service: ReferenceService;
 let folder: string;
@@ -35,14 +36,7 @@ describe('print-conformance proxy', () => {
     const proxy = await startProxyCli(['--record', record, '--summary-md', summary]);
     // Loopback unless --host says otherwise.
     expect(proxy.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-    const order = (await (await fetch(`${proxy.url}orders`, { method: 'POST' })).json()) as {
-      checkout: { setupUrl: string };
-    };
-    const bad = await fetch(order.checkout.setupUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ returnUrl: 'a://' }),
-    });
+    const bad = await setUpWithShortReturnUrl(proxy.url);
     expect(bad.status).toBe(400);
     expect(bad.headers.get('print-conformance-violations')).toBe('checkout.return-url.length (request)');
     const { code, stderr, stdout } = await proxy.stop();

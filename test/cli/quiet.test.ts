@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceService, startReferenceService } from '../../src/reference/service.js';
 import { runCli, startListeningCli } from '../helpers/cli.js';
+import { setUpWithShortReturnUrl } from '../helpers/proxy-fixture.js';
 
 // --quiet, as the README gives it for every command that judges: no progress or per-exchange lines
 // on stderr, the summary still on stdout, problems still said.
@@ -51,14 +52,7 @@ describe('--quiet', () => {
 
   it('proxy logs no exchange but prints its verdict table', async () => {
     const proxy = await startListeningCli(['proxy', '--target', service.baseUrl, '--quiet', '--summary-interval', '1']);
-    const order = (await (await fetch(`${proxy.url}orders`, { method: 'POST' })).json()) as {
-      checkout: { setupUrl: string };
-    };
-    const bad = await fetch(order.checkout.setupUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ returnUrl: 'a://' }),
-    });
+    const bad = await setUpWithShortReturnUrl(proxy.url);
     expect(bad.status).toBe(400);
     const { code, stderr, stdout } = await proxy.stop();
     expect(code).toBe(1);

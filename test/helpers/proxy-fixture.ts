@@ -53,3 +53,18 @@ export async function proxiedService(
     },
   };
 }
+
+/**
+ * Places an order through the proxy at `proxyUrl` and sets its checkout up with a ReturnUrl of
+ * four characters: a client breaking checkout.return-url.length. The answer, unread.
+ */
+export async function setUpWithShortReturnUrl(proxyUrl: string): Promise<Response> {
+  const order = (await (await fetch(`${proxyUrl}orders`, { method: 'POST' })).json()) as {
+    checkout: { setupUrl: string };
+  };
+  return fetch(order.checkout.setupUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ returnUrl: 'a://' }),
+  });
+}

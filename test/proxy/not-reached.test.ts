@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startProxy } from '../../proxy/proxy-server.js';
 import { runCli, startListeningCli } from '../helpers/cli.js';
-import { proxiedService } from '../helpers/proxy-fixture.js';
+import { proxiedService, setUpWithShortReturnUrl } from '../helpers/proxy-fixture.js';
 import { openConnection, rawExchange, scriptedTarget, throughProxyTo } from '../helpers/raw-http.js';
 
 // What the proxy answered itself never reached the target: it is counted apart, by reason, and a
@@ -77,14 +77,7 @@ describe('requests blocked in enforce mode', () => {
   it('are judged from the request the proxy read, and counted as blocked', async () => {
     const setup = await proxiedService({ proxy: { mode: 'enforce' } });
     try {
-      const order = (await (await fetch(`${setup.proxy.url}orders`, { method: 'POST' })).json()) as {
-        checkout: { setupUrl: string };
-      };
-      const blocked = await fetch(order.checkout.setupUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ returnUrl: 'a://' }),
-      });
+      const blocked = await setUpWithShortReturnUrl(setup.proxy.url);
       expect(blocked.status).toBe(400);
       await blocked.text();
       const { traffic } = setup.proxy;

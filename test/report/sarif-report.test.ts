@@ -12,6 +12,7 @@ import { sarifReport } from '../../src/report/sarif-report.js';
 import { emptyTally } from '../../src/validate/tally.js';
 import { verdictsOf } from '../../src/validate/verdicts.js';
 import { runCli, startListeningCli } from '../helpers/cli.js';
+import { setUpWithShortReturnUrl } from '../helpers/proxy-fixture.js';
 
 // The SARIF log is read by code scanning only if it holds to the SARIF 2.1.0 schema. The schema is
 // the one published with SARIF 2.1.0 (rtm.5, JSON Schema draft-04), as the npm package
@@ -178,14 +179,7 @@ describe('--sarif on validate and merge', () => {
     try {
       const sarif = join(folder, 'proxy.sarif');
       const proxy = await startListeningCli(['proxy', '--target', service.baseUrl, '--sarif', sarif]);
-      const order = (await (await fetch(`${proxy.url}orders`, { method: 'POST' })).json()) as {
-        checkout: { setupUrl: string };
-      };
-      const answer = await fetch(order.checkout.setupUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ returnUrl: 'a://' }),
-      });
+      const answer = await setUpWithShortReturnUrl(proxy.url);
       await answer.text();
       const { code } = await proxy.stop();
       expect(code).toBe(1);
