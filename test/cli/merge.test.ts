@@ -25,6 +25,16 @@ const line = (code: string, status: number, body: string, accept = 'application/
 const good =
   '{"amount": 1.0, "status": "Open", "paymentUrl": "https://p.test/x", "returnUrl": "https://r.test/", "billing": {"address": {"country": "NL"}}}';
 
+/** `merge` of the results.json of the report folders `parts`, into the report folder `into`. */
+function mergeInto(into: string, ...parts: string[]) {
+  return runCli([
+    'merge',
+    ...parts.map((part) => join(folder, part, 'results.json')),
+    '--report-dir',
+    join(folder, into),
+  ]);
+}
+
 describe('print-conformance merge', () => {
   it('merges results of parts of the traffic into the verdicts of the whole, with the same exit code', async () => {
     const first = [line('a', 200, good), line('b', 500, '{}')];
@@ -42,13 +52,7 @@ describe('print-conformance merge', () => {
     ]);
     for (const part of ['one', 'two'])
       await runCli(['validate', join(folder, `${part}.ndjson`), '--report-dir', join(folder, `r-${part}`), ...args]);
-    const merged = await runCli([
-      'merge',
-      join(folder, 'r-one', 'results.json'),
-      join(folder, 'r-two', 'results.json'),
-      '--report-dir',
-      join(folder, 'r-merged'),
-    ]);
+    const merged = await mergeInto('r-merged', 'r-one', 'r-two');
     expect(merged.code, merged.stderr).toBe(whole.code);
     const verdicts = (dir: string) => {
       const json = JSON.parse(readFileSync(join(folder, dir, 'results.json'), 'utf8'));
@@ -99,13 +103,7 @@ describe('shards (validate --shard K/N, then merge)', () => {
       { k: 2, n: 2 },
     ]);
     expect([rule('g-1').status, rule('g-2').status].sort()).toEqual(['passed', 'untested']);
-    const merged = await runCli([
-      'merge',
-      join(folder, 'g-1', 'results.json'),
-      join(folder, 'g-2', 'results.json'),
-      '--report-dir',
-      join(folder, 'g-m'),
-    ]);
+    const merged = await mergeInto('g-m', 'g-1', 'g-2');
     expect(merged.code, merged.stderr).toBe(0);
     expect(rule('g-m').status).toBe('passed');
     expect(results('g-m').shard).toBeUndefined();
@@ -120,13 +118,7 @@ describe('shards (validate --shard K/N, then merge)', () => {
     ]);
     const split = [await shardRun('mixed.ndjson', 1, 2, 'x-1'), await shardRun('mixed.ndjson', 2, 2, 'x-2')];
     expect(split.map((s) => s.code).sort()).toEqual([0, 1]);
-    const mergedMixed = await runCli([
-      'merge',
-      join(folder, 'x-2', 'results.json'),
-      join(folder, 'x-1', 'results.json'),
-      '--report-dir',
-      join(folder, 'x-m'),
-    ]);
+    const mergedMixed = await mergeInto('x-m', 'x-2', 'x-1');
     expect([whole.code, mergedMixed.code]).toEqual([1, 1]);
     expect(rule('x-m').status).toBe(rule('x-w').status);
   });
