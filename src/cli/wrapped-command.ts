@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { UsageError } from '../findings/usage-error.js';
 
@@ -41,12 +41,15 @@ const OWN_GROUP = process.platform !== 'win32';
 export function runWrapped(command: readonly string[], proxyUrl: string): Promise<number> {
   const [file, ...args] = command as [string, ...string[]];
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, {
-      stdio: 'inherit',
-      env: { ...process.env, [PROXY_URL_VARIABLE]: proxyUrl },
-      detached: OWN_GROUP,
-    });
+    // Listening before the command starts: a signal that came between its start and a listener
+    // would end the proxy by default and leave the command's group running.
+    let child: ChildProcess | undefined;
+    let early: NodeJS.Signals | undefined;
     const forward = (signal: NodeJS.Signals) => {
+      if (!child) {
+        early = signal;
+        return;
+      }
       if (child.exitCode !== null || child.signalCode !== null) return;
       if (OWN_GROUP && child.pid !== undefined) {
         try {
@@ -62,14 +65,21 @@ export function runWrapped(command: readonly string[], proxyUrl: string): Promis
       for (const signal of FORWARDED) process.off(signal, forward);
     };
     for (const signal of FORWARDED) process.on(signal, forward);
-    child.once('error', (error: NodeJS.ErrnoException) => {
+    const started = spawn(file, args, {
+      stdio: 'inherit',
+      env: { ...process.env, [PROXY_URL_VARIABLE]: proxyUrl },
+      detached: OWN_GROUP,
+    });
+    child = started;
+    if (early) forward(early);
+    started.once('error', (error: NodeJS.ErrnoException) => {
       // After a start, 'error' only tells of a signal that could not be sent: the exit still comes.
-      if (child.pid !== undefined) return;
+      if (started.pid !== undefined) return;
       done();
       const why = error.code === 'ENOENT' ? 'not found' : (error.code ?? error.message);
       reject(new UsageError(`cannot start ${file}: ${why}; give -- a program on PATH or a path to one`));
     });
-    child.once('exit', (code, signal) => {
+    started.once('exit', (code, signal) => {
       done();
       resolve(code ?? (signal ? signalCode(signal) : 1));
     });
