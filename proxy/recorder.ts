@@ -3,17 +3,16 @@ import { fileProblem } from '../src/findings/file-problem.js';
 import { openOutputFile } from '../src/output/output-file.js';
 import type { Exchange, RecordedBody, Violation } from '../src/validate/exchange.js';
 import { header } from '../src/validate/exchange.js';
+import { BatchedWrites } from './batched-writes.js';
 
 // Writes each exchange as one NDJSON line as it completes (appending, so a crash loses at most the
 // lines of the last FLUSH_MS). The lines of that time go to the file in one write: under load, a
 // write per exchange, or per turn of the event loop, costs the proxy more than judging the exchange
-// does. HAR 1.2 is streamed too: its entries are written as they come and the document is closed
+// does (and lines are encoded into reused buffers as they come: see batched-writes.ts). HAR 1.2 is streamed too: its entries are written as they come and the document is closed
 // when the proxy stops, so a long run holds no entries in memory.
 
-/** Lines wait at most this long before they are written… */
+/** Lines wait at most this long before they are written, or until a batch is full. */
 const FLUSH_MS = 10;
-/** …or until this many characters wait. */
-const FLUSH_CHARACTERS = 256 * 1024;
 
 /** An exchange as recorded: must and should findings in `violations`, observe ones in `observations`. */
 export type RecordedExchange = Exchange & {
@@ -61,9 +60,9 @@ function ended(stream: WriteStream, tail: string | undefined, broke: (error: Err
 export class Recorder {
   private readonly ndjson: WriteStream | undefined;
   private readonly har: WriteStream | undefined;
+  private readonly ndjsonLines: BatchedWrites | undefined;
+  private readonly harLines: BatchedWrites | undefined;
   private harEntries = 0;
-  private pendingLines = '';
-  private pendingHar = '';
   private flushTimer: NodeJS.Timeout | undefined;
   /** Why a file stopped being written (a full disk, say), once one did. */
   failure: string | undefined;
@@ -81,6 +80,8 @@ export class Recorder {
       this.ndjson?.destroy();
       throw error;
     }
+    this.ndjsonLines = this.ndjson && new BatchedWrites(this.ndjson);
+    this.harLines = this.har && new BatchedWrites(this.har);
   }
 
   /** Sets the files up for writing (they are open already: the constructor throws when one cannot be). */
@@ -97,23 +98,21 @@ export class Recorder {
   }
 
   record(exchange: RecordedExchange): void {
-    if (this.ndjson) this.pendingLines += `${JSON.stringify(exchange)}\n`;
-    if (this.har) {
-      this.pendingHar += `${this.harEntries > 0 ? ',\n' : ''}      ${JSON.stringify(harEntry(exchange))}`;
+    this.ndjsonLines?.append(JSON.stringify(exchange), true);
+    if (this.harLines) {
+      this.harLines.append(`${this.harEntries > 0 ? ',\n' : ''}      ${JSON.stringify(harEntry(exchange))}`);
       this.harEntries += 1;
     }
-    if (this.pendingLines.length >= FLUSH_CHARACTERS || this.pendingHar.length >= FLUSH_CHARACTERS) this.flush();
-    else if (!this.flushTimer && (this.ndjson || this.har)) this.flushTimer = setTimeout(() => this.flush(), FLUSH_MS);
+    if (!this.flushTimer && (this.ndjsonLines?.waiting || this.harLines?.waiting))
+      this.flushTimer = setTimeout(() => this.flush(), FLUSH_MS);
   }
 
   private flush(): void {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    // A stream that broke takes nothing more; the other one goes on.
-    if (this.pendingLines && this.ndjson && !this.ndjson.errored) this.ndjson.write(this.pendingLines);
-    if (this.pendingHar && this.har && !this.har.errored) this.har.write(this.pendingHar);
-    this.pendingLines = '';
-    this.pendingHar = '';
+    // A stream that broke takes nothing more (BatchedWrites drops it); the other one goes on.
+    this.ndjsonLines?.flush();
+    this.harLines?.flush();
   }
 
   async close(): Promise<void> {
