@@ -42,7 +42,7 @@ describe('batched writes to a file', () => {
 
   it('takes nothing more once its file broke, and does not throw', async () => {
     const stream = createWriteStream(join(folder, 'broken.ndjson'));
-    const closed = new Promise((resolve) => stream.on('close', resolve));
+    const closed = new Promise<void>((resolve) => stream.on('close', () => resolve()));
     stream.on('error', () => {});
     stream.destroy(new Error('disk full'));
     await closed;
