@@ -551,3 +551,32 @@ describe('endpointOf', () => {
     expect(endpointOf('/v2/files/abc').kind).toBe('upload');
   });
 });
+
+describe('an answer read again', () => {
+  // A client polling its checkout gets the same document again and again: its reading is kept.
+  const polled = (format: 'json' | 'xml', text: string) =>
+    Array.from({ length: 4 }, () => validateExchange(checkoutGet(format, text)));
+
+  it('is judged the same each time, with findings of its own in each exchange', () => {
+    for (const [format, text] of [
+      ['json', jsonResponse((b) => Object.assign(b, { status: 'Pending', Extra: 1 }))],
+      ['xml', checkoutResponseXml().replace('<Status>Open</Status>', '<Status>Pending</Status>')],
+    ] as const) {
+      const [first, ...again] = polled(format, text);
+      expect(first?.map((v) => v.rule)).toContain('checkout.status.known');
+      for (const violations of again) {
+        expect(violations).toEqual(first);
+        // A writer that redacts or annotates one exchange's findings leaves the next one's alone.
+        for (const [index, violation] of violations.entries()) expect(violation).not.toBe(first?.[index]);
+      }
+    }
+  });
+
+  it('as a fresh set-up and as a read, by the rules of each', () => {
+    const answer = jsonResponse((b) => Object.assign(b, { status: 'Successful' }));
+    for (let round = 0; round < 3; round += 1) {
+      expect(failing(checkoutGet('json', answer))).not.toContain('checkout.status.open@response');
+      expect(failing(checkoutPost('json', undefined, answer))).toContain('checkout.status.open@response');
+    }
+  });
+});
