@@ -70,8 +70,12 @@ export function header(headers: Headers | undefined, name: string): string | und
   if (!headers) return undefined;
   const direct = headers[name];
   if (direct !== undefined) return direct;
+  // Recordings name headers in lower case; one written by hand may not. The length is compared
+  // first: most names differ in it, and an absent header is asked for on every exchange.
   const lower = name.toLowerCase();
-  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === lower) return value;
+  for (const key in headers) {
+    if (key.length === lower.length && key.toLowerCase() === lower) return headers[key];
+  }
   return undefined;
 }
 
@@ -246,7 +250,21 @@ function lastTwoSegments(path: string): [string | undefined, string | undefined]
   return [parent, path.slice(codeStart, end)];
 }
 
-export function endpointOf(url: string): Endpoint {
+/** Endpoints of URLs read before: a client asks for the same few URLs again and again (it polls). */
+const endpoints = new Map<string, Readonly<Endpoint>>();
+const ENDPOINTS_KEPT = 4096;
+
+export function endpointOf(url: string): Readonly<Endpoint> {
+  let endpoint = endpoints.get(url);
+  if (endpoint === undefined) {
+    endpoint = readEndpoint(url);
+    if (endpoints.size >= ENDPOINTS_KEPT) endpoints.clear();
+    endpoints.set(url, endpoint);
+  }
+  return endpoint;
+}
+
+function readEndpoint(url: string): Endpoint {
   const path = pathnameOf(url);
   if (path === undefined) return { kind: 'other' };
   const [parent, code] = lastTwoSegments(path);

@@ -43,6 +43,8 @@ function parse(url: string): URL | undefined {
 interface Location {
   origin: string;
   pathname: string;
+  /** The path's segments, empty ones skipped as a server routing the path would. */
+  segments: readonly string[];
 }
 
 /** Request URLs read before: a client asks for the same few URLs again and again (it polls). */
@@ -54,7 +56,9 @@ function locationOf(url: string): Location | undefined {
   let location = locations.get(url);
   if (location === undefined) {
     const parsed = parse(url);
-    location = parsed ? { origin: parsed.origin, pathname: parsed.pathname } : null;
+    location = parsed
+      ? { origin: parsed.origin, pathname: parsed.pathname, segments: segmentsOf(parsed.pathname) }
+      : null;
     if (locations.size >= LOCATIONS_KEPT) locations.clear();
     locations.set(url, location);
   }
@@ -91,6 +95,9 @@ function speaksDocuments(exchange: Exchange): boolean {
 export class ServiceBase {
   private base: Base | undefined;
   private readonly within: Base | undefined;
+  /** How many path segments the base has (`countedBase`'s): those of a URL under it come first. */
+  private countedBase: Base | undefined;
+  private baseSegments = 0;
 
   constructor(given?: string) {
     const url = given === undefined ? undefined : parse(given);
@@ -117,19 +124,25 @@ export class ServiceBase {
     if (!base) return { kind: 'outside', reason: isPage(exchange) ? NOT_THE_INTERFACE.page : NOT_THE_INTERFACE.path };
     if (url.origin !== base.origin) return { kind: 'outside', reason: NOT_THE_INTERFACE.host };
     if (!url.pathname.startsWith(base.path)) return { kind: 'outside', reason: NOT_THE_INTERFACE.path };
-    const segments = segmentsOf(url.pathname.slice(base.path.length));
-    const first = segments[0]?.toLowerCase();
+    // The path below the base: its segments follow the base's, which ends in "/".
+    if (this.countedBase !== base) {
+      this.countedBase = base;
+      this.baseSegments = segmentsOf(base.path).length;
+    }
+    const skip = this.baseSegments;
+    const below = url.segments.length - skip;
+    const first = url.segments[skip]?.toLowerCase();
     if (first === 'orders') {
-      if (method === 'POST' && segments.length === 1) return { kind: 'order' };
-      if (method === 'GET' && segments.length === 2) return { kind: 'order', id: segments[1] as string };
+      if (method === 'POST' && below === 1) return { kind: 'order' };
+      if (method === 'GET' && below === 2) return { kind: 'order', id: url.segments[skip + 1] as string };
       return { kind: 'outside', reason: NOT_THE_INTERFACE.path };
     }
     if (first === undefined || !OPERATIONS.has(first)) return { kind: 'outside', reason: NOT_THE_INTERFACE.path };
     const operation = first as 'checkout' | 'files';
     if (isPage(exchange)) return { kind: 'outside', reason: NOT_THE_INTERFACE.page };
-    if (segments.length === 2)
-      return { kind: 'interface', operation, code: segments[1] as string, urlPath: url.pathname };
-    return { kind: 'misaddressed', operation, path: segments.join('/'), urlPath: url.pathname };
+    if (below === 2)
+      return { kind: 'interface', operation, code: url.segments[skip + 1] as string, urlPath: url.pathname };
+    return { kind: 'misaddressed', operation, path: url.segments.slice(skip).join('/'), urlPath: url.pathname };
   }
 
   /**
