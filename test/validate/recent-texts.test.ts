@@ -41,3 +41,25 @@ describe('values of texts that come again', () => {
     expect(readDocument('{"a":1}', 'xml').ok).toBe(false);
   });
 });
+
+describe('texts alike but for a few characters', () => {
+  it('are told apart, each to its own value, however many share their length and most characters', () => {
+    const recent = new RecentTexts<string>(10_000);
+    const body = (code: string) => `{"paymentUrl":"https://pay.example.test/${code}/start","status":"Open"}`;
+    const codes = Array.from({ length: 40 }, (_, index) => `C${String(index).padStart(4, '0')}`);
+    for (let round = 0; round < 3; round += 1)
+      for (const code of codes) expect(recent.get(body(code), (text) => text.slice(40, 45))).toBe(code);
+    const long = (code: string) => `${'x'.repeat(5000)}${code}${'y'.repeat(5000)}`;
+    for (let round = 0; round < 3; round += 1)
+      for (const code of codes) expect(recent.get(long(code), (text) => text.slice(5000, 5005))).toBe(code);
+  });
+
+  it('that come again are worked out once more only', () => {
+    const recent = new RecentTexts<number>(1000);
+    let worked = 0;
+    const text = (index: number) => `same length ${String(index).padStart(3, '0')}`;
+    for (let round = 0; round < 5; round += 1) for (let i = 0; i < 3; i += 1) recent.get(text(i), () => ++worked);
+    // Seen once, then worked out and kept: twice each.
+    expect(worked).toBe(6);
+  });
+});
