@@ -72,3 +72,23 @@ export function noFacts(kind: ExchangeKind): ExchangeFacts {
     fileTypeComparable: false,
   };
 }
+
+type Flag = { [K in keyof ExchangeFacts]-?: ExchangeFacts[K] extends boolean ? K : never }[keyof ExchangeFacts];
+
+const BLANK = noFacts('other');
+/** Every yes-or-no fact (each is required, so `noFacts` names each). */
+const FLAGS = (Object.keys(BLANK) as (keyof ExchangeFacts)[]).filter(
+  (name): name is Flag => typeof BLANK[name] === 'boolean',
+);
+
+/**
+ * The facts as one short string, for keeping what follows from them: the catalog's evidence is a
+ * function of the facts alone, and traffic brings the same few combinations again and again.
+ * The yes-or-no facts are bits of one number; test/contract/exchange-facts.test.ts holds every
+ * fact to changing the key.
+ */
+export function factsKey(facts: ExchangeFacts): string {
+  let bits = 0;
+  for (let index = 0; index < FLAGS.length; index += 1) if (facts[FLAGS[index] as Flag]) bits |= 1 << index;
+  return `${facts.kind}|${facts.status}|${facts.requestDocument}|${facts.requestBody}|${facts.responseDocument}|${facts.responseBody}|${facts.accept}|${bits}`;
+}

@@ -1,4 +1,4 @@
-import type { ExchangeFacts, ExchangeKind } from '../contract/exchange-facts.js';
+import { type ExchangeFacts, type ExchangeKind, factsKey } from '../contract/exchange-facts.js';
 import { RULES, type RuleId } from '../contract/rules.js';
 import type { FormatKey, Side } from '../findings/types.js';
 import { checkCheckout } from './checkout.js';
@@ -21,7 +21,7 @@ export interface Tested {
 export interface Judgement {
   violations: Violation[];
   /** Every rule the exchange could have broken, whether it did or not: the evidence of verdicts. */
-  tested: Tested[];
+  tested: readonly Tested[];
   facts: ExchangeFacts;
   /** The bodies as read, for coverage; absent where none was read. */
   read?: ReadBodies;
@@ -43,8 +43,23 @@ export function formatOnSide(facts: ExchangeFacts, side: Side): FormatKey {
 const WITH_REQUEST_EVIDENCE = RULES.filter((rule) => rule.evidence.request);
 const WITH_RESPONSE_EVIDENCE = RULES.filter((rule) => rule.evidence.response);
 
+/** What `testedBy` found for facts seen before: the same few combinations come again and again. */
+const testedForFacts = new Map<string, readonly Tested[]>();
+const FACTS_KEPT = 1024;
+
 /** The rules an exchange could have broken, as the catalog states each rule's evidence. */
-export function testedBy(facts: ExchangeFacts): Tested[] {
+export function testedBy(facts: ExchangeFacts): readonly Tested[] {
+  const key = factsKey(facts);
+  let tested = testedForFacts.get(key);
+  if (!tested) {
+    tested = Object.freeze(findTested(facts));
+    if (testedForFacts.size >= FACTS_KEPT) testedForFacts.clear();
+    testedForFacts.set(key, tested);
+  }
+  return tested;
+}
+
+function findTested(facts: ExchangeFacts): Tested[] {
   const tested: Tested[] = [];
   for (const rule of WITH_REQUEST_EVIDENCE) {
     if (rule.evidence.request?.(facts))

@@ -116,11 +116,43 @@ function firstMark(marks: Marks, rule: RuleId, format: FormatKey, seq: number): 
   return true;
 }
 
+/**
+ * What a list of tested rules is evidence for: each rule once (for its time) and each rule once per
+ * verdict format, whichever sides could have broken it. Lists of tested rules are shared by
+ * exchanges alike in their facts (testedBy), so the plan is made once for each.
+ */
+interface EvidencePlan {
+  rules: RuleId[];
+  verdicts: [RuleId, FormatKey][];
+}
+
+const plans = new WeakMap<readonly Tested[], Map<FormatKey | undefined, EvidencePlan>>();
+
+function evidencePlan(tested: readonly Tested[], fallback: FormatKey | undefined): EvidencePlan {
+  let byFallback = plans.get(tested);
+  if (!byFallback) {
+    byFallback = new Map();
+    plans.set(tested, byFallback);
+  }
+  let plan = byFallback.get(fallback);
+  if (!plan) {
+    const rules = new Set<RuleId>();
+    const verdicts = new Map<string, [RuleId, FormatKey]>();
+    for (const { rule, format } of tested) {
+      rules.add(rule);
+      const verdictIn = verdictFormat(ruleById(rule), format, fallback);
+      verdicts.set(`${rule} ${verdictIn}`, [rule, verdictIn]);
+    }
+    plan = { rules: [...rules], verdicts: [...verdicts.values()] };
+    byFallback.set(fallback, plan);
+  }
+  return plan;
+}
+
 export class Tally {
   readonly data: TallyData = emptyTally();
   private readonly kept = new Map<RuleId, number>();
   private recorded = 0;
-  private readonly evidenceMarks: Marks = new Map();
   private readonly brokenMarks: Marks = new Map();
 
   constructor(private readonly options: TallyOptions) {}
@@ -152,14 +184,9 @@ export class Tally {
         data.traffic.exercised = exercised;
         exercised[rule.id] = (exercised[rule.id] ?? 0) + 1;
       }
-    const timed = new Set<RuleId>();
-    // An exchange is evidence for a rule once per format, whichever sides could have broken it.
-    for (const tested of judged.tested) {
-      if (!timed.has(tested.rule)) addTime(data, tested.rule, exchange.durationMs);
-      timed.add(tested.rule);
-      const format = verdictFormat(ruleById(tested.rule), tested.format, options.format);
-      if (firstMark(this.evidenceMarks, tested.rule, format, seq)) bump(data.evidence, tested.rule, format);
-    }
+    const plan = evidencePlan(judged.tested, options.format);
+    if (exchange.durationMs) for (const rule of plan.rules) addTime(data, rule, exchange.durationMs);
+    for (const [rule, format] of plan.verdicts) bump(data.evidence, rule, format);
     for (const violation of judged.violations) {
       const format = verdictFormat(
         ruleById(violation.rule),
