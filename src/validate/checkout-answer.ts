@@ -9,24 +9,44 @@ import { ADDRESS_FIELDS, displayPath, extraMembers, memberOf, modelOf, schemaPro
 import type { CheckoutSetUp } from './state.js';
 import { rootProblems, XSI_NAMESPACE } from './xml.js';
 
-// What a checkout's answer says by its document alone: casing, the nil Tax, its shape, the members
-// the description does not name, Status, PaymentUrl and Country, and the set-up it states. The same
-// document read again (a client polling its checkout gets the same answer) is judged the same, so
-// the reading is kept with the document and only its findings are copied into each exchange.
+// What a checkout's documents say by themselves: a set-up's casing, and an answer's casing, nil
+// Tax, shape, members the description does not name, Status, PaymentUrl, Country and the set-up it
+// states. The same document read again (a client sends the same set-up, polls and gets the same
+// answer) is judged the same, so the reading is kept with the document and only its findings are
+// copied into each exchange.
 
 export const KNOWN_PAYMENT_STATUSES = ['Open', 'Successful', 'Cancelled', 'Failed'];
 
-export function checkCasing(document: Document, side: 'request' | 'response', what: string, out: Judging): void {
+/** Casing findings of documents read before, by side: a client sends the same set-up again and again. */
+const casings = new WeakMap<Document, { request?: Judging['items']; response?: Judging['items'] }>();
+
+export function checkCasing(document: Document, side: 'request' | 'response', out: Judging): void {
+  let kept = casings.get(document);
+  if (!kept) {
+    kept = {};
+    casings.set(document, kept);
+  }
+  let found = kept[side];
+  if (!found) {
+    const reading = new Judging('other');
+    findCasing(document, side, reading);
+    found = reading.items;
+    kept[side] = found;
+  }
+  for (const violation of found) out.items.push({ ...violation });
+}
+
+function findCasing(document: Document, side: 'request' | 'response', out: Judging): void {
   if (document.format === 'json') {
     for (const path of jsonNamesNotLowerCase(document.value)) {
-      out.add('checkout.json.casing', side, `${what} property ${path} does not start lower-case`, path);
+      out.add('checkout.json.casing', side, `${side} property ${path} does not start lower-case`, path);
     }
   } else {
     for (const path of xmlNamesNotPascalCase(document.root)) {
-      out.add('checkout.xml.casing', side, `${what} element ${path} is not PascalCase`, path);
+      out.add('checkout.xml.casing', side, `${side} element ${path} is not PascalCase`, path);
     }
     for (const problem of rootProblems(document.root, 'Checkout'))
-      out.add('checkout.xml.root', side, `${what} ${problem}`);
+      out.add('checkout.xml.root', side, `${side} ${problem}`);
   }
 }
 
@@ -165,7 +185,7 @@ export function applyAnswerReading(reading: AnswerReading, out: Judging): Checko
 function readAnswer(document: Document, isPost: boolean): AnswerReading {
   const out = new Judging('other');
   const shapeRule: RuleId = isPost ? 'checkout.response.schema' : 'checkout.get.shape';
-  checkCasing(document, 'response', 'response', out);
+  findCasing(document, 'response', out);
   checkTax(document, out);
 
   const model = modelOf(document, 'checkout');

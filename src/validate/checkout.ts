@@ -64,7 +64,7 @@ export function checkCheckout(
   let requestModel: unknown;
   let returnUrlBad = false;
   if (isPost && read.request) {
-    checkCasing(read.request, 'request', 'request', out);
+    checkCasing(read.request, 'request', out);
     requestModel = modelOf(read.request, 'checkout-request');
     checkCheckoutRequest(requestModel, read.request.format, out);
     const returnUrl = stringAt(requestModel, '/returnUrl');

@@ -572,6 +572,18 @@ describe('an answer read again', () => {
     }
   });
 
+  it('and a set-up sent again: its casing found each time, in findings of its own', () => {
+    const request = checkoutRequestJson().replace('"returnUrl"', '"ReturnUrl"');
+    const judged = Array.from({ length: 4 }, () => validateExchange(checkoutPost('json', request)));
+    const casingOf = (violations: (typeof judged)[number]) =>
+      violations.filter((v) => v.rule === 'checkout.json.casing' && v.side === 'request');
+    for (const violations of judged) {
+      expect(casingOf(violations)).toHaveLength(1);
+      expect(violations).toEqual(judged[0]);
+      if (violations !== judged[0]) expect(casingOf(violations)[0]).not.toBe(casingOf(judged[0] ?? [])[0]);
+    }
+  });
+
   it('as a fresh set-up and as a read, by the rules of each', () => {
     const answer = jsonResponse((b) => Object.assign(b, { status: 'Successful' }));
     for (let round = 0; round < 3; round += 1) {
