@@ -1,6 +1,6 @@
 import type { LineRef } from '../findings/types.js';
 import { summariseExchange } from '../http/exchange-summary.js';
-import { redactText } from '../redaction/index.js';
+import { findingRedactor, redactText } from '../redaction/index.js';
 import type { Exchange } from '../validate/exchange.js';
 import { mergeTallies, Tally, type TallyData } from '../validate/tally.js';
 import { judgeTraffic, TrafficState } from '../validate/traffic.js';
@@ -32,6 +32,7 @@ export class RecordingJudge {
     summarise: (exchange, violation) => summariseExchange(exchange, [], [], violation),
   });
   private readonly warnings: LineWarning[] = [];
+  private readonly redactFindings = findingRedactor();
 
   /** `base`: the service's base URL (validate --base-url); learnt from the traffic without it. */
   constructor(base?: string) {
@@ -72,8 +73,9 @@ export class RecordingJudge {
       if (sorted.scope.kind === 'outside') this.tally.outside(sorted.scope.reason);
       const judged = sorted.judgement;
       if (!judged) return;
-      // Messages quote what was sent (a ReturnUrl, the start of a broken body): redacted too.
-      const violations = judged.violations.map((v) => ({ ...v, message: redactText(v.message) }));
+      // Messages quote what was sent (a ReturnUrl, the start of a broken body): redacted as the
+      // proxy redacts them where they are made (the same few messages come again and again).
+      const violations = this.redactFindings(judged.violations);
       this.tally.record(exchange, { ...judged, violations }, { at });
     } catch (error) {
       // One exchange the core cannot judge (a recording of the wrong shape, say) must not cost the
