@@ -4,6 +4,7 @@ import { TOOL_VERSION } from '../contract/package-root.js';
 import { UsageError } from '../findings/usage-error.js';
 import { STDIN } from '../recording/read-exchanges.js';
 import { examplesOnTheirOwnLines } from './help-examples.js';
+import { skipHelpRendering } from './help-rendering.js';
 import { mergeCommand } from './merge-command.js';
 import { openapiCommand } from './openapi-command.js';
 import { commandSpecs, type OptionSpec } from './option-specs.js';
@@ -81,6 +82,8 @@ validateCommand(cli);
 replayCommand(cli);
 mergeCommand(cli);
 reportCommand(cli);
+
+skipHelpRendering(cli);
 
 try {
   specs = commandSpecs(cli);
