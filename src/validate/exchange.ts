@@ -1,4 +1,5 @@
 import type { Side, Violation } from '../findings/types.js';
+import { perUrl } from './url-memo.js';
 
 export type { Side, Violation };
 
@@ -250,19 +251,7 @@ function lastTwoSegments(path: string): [string | undefined, string | undefined]
   return [parent, path.slice(codeStart, end)];
 }
 
-/** Endpoints of URLs read before: a client asks for the same few URLs again and again (it polls). */
-const endpoints = new Map<string, Readonly<Endpoint>>();
-const ENDPOINTS_KEPT = 4096;
-
-export function endpointOf(url: string): Readonly<Endpoint> {
-  let endpoint = endpoints.get(url);
-  if (endpoint === undefined) {
-    endpoint = readEndpoint(url);
-    if (endpoints.size >= ENDPOINTS_KEPT) endpoints.clear();
-    endpoints.set(url, endpoint);
-  }
-  return endpoint;
-}
+export const endpointOf: (url: string) => Readonly<Endpoint> = perUrl(readEndpoint);
 
 function readEndpoint(url: string): Endpoint {
   const path = pathnameOf(url);

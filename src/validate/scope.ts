@@ -1,5 +1,6 @@
 import { formatOfMediaType } from './document.js';
 import { type Exchange, header, mediaType } from './exchange.js';
+import { perUrl } from './url-memo.js';
 
 // Which exchanges of a traffic are the interface. Only GET and POST requests under the service's
 // base URL whose path starts with `checkout` or `files` are judged: the well-shaped ones
@@ -47,23 +48,13 @@ interface Location {
   segments: readonly string[];
 }
 
-/** Request URLs read before: a client asks for the same few URLs again and again (it polls). */
-const locations = new Map<string, Location | null>();
-const LOCATIONS_KEPT = 4096;
-
 /** Origin and path of a request URL; undefined when it is no URL. */
-function locationOf(url: string): Location | undefined {
-  let location = locations.get(url);
-  if (location === undefined) {
-    const parsed = parse(url);
-    location = parsed
-      ? { origin: parsed.origin, pathname: parsed.pathname, segments: segmentsOf(parsed.pathname) }
-      : null;
-    if (locations.size >= LOCATIONS_KEPT) locations.clear();
-    locations.set(url, location);
-  }
-  return location ?? undefined;
-}
+const locationOf = perUrl((url: string): Location | undefined => {
+  const parsed = parse(url);
+  return parsed
+    ? { origin: parsed.origin, pathname: parsed.pathname, segments: segmentsOf(parsed.pathname) }
+    : undefined;
+});
 
 /** The path's segments, empty ones skipped as a server routing the path would. */
 function segmentsOf(path: string): string[] {
