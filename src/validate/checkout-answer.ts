@@ -17,23 +17,38 @@ import { rootProblems, XSI_NAMESPACE } from './xml.js';
 
 export const KNOWN_PAYMENT_STATUSES = ['Open', 'Successful', 'Cancelled', 'Failed'];
 
+/**
+ * `read`, with what it made of each document kept with the document, once for each of `kinds`
+ * (the side it was sent on, or the request it answered).
+ */
+function keptPerDocument<K extends string, V>(
+  read: (document: Document, kind: K) => V,
+): (document: Document, kind: K) => V {
+  const kept = new WeakMap<Document, Partial<Record<K, V>>>();
+  return (document, kind) => {
+    let readings = kept.get(document);
+    if (!readings) {
+      readings = {};
+      kept.set(document, readings);
+    }
+    let reading: V | undefined = readings[kind];
+    if (reading === undefined) {
+      reading = read(document, kind);
+      readings[kind] = reading;
+    }
+    return reading;
+  };
+}
+
 /** Casing findings of documents read before, by side: a client sends the same set-up again and again. */
-const casings = new WeakMap<Document, { request?: Judging['items']; response?: Judging['items'] }>();
+const casingOf = keptPerDocument((document: Document, side: 'request' | 'response') => {
+  const reading = new Judging('other');
+  findCasing(document, side, reading);
+  return reading.items;
+});
 
 export function checkCasing(document: Document, side: 'request' | 'response', out: Judging): void {
-  let kept = casings.get(document);
-  if (!kept) {
-    kept = {};
-    casings.set(document, kept);
-  }
-  let found = kept[side];
-  if (!found) {
-    const reading = new Judging('other');
-    findCasing(document, side, reading);
-    found = reading.items;
-    kept[side] = found;
-  }
-  for (const violation of found) out.items.push({ ...violation });
+  for (const violation of casingOf(document, side)) out.items.push({ ...violation });
 }
 
 function findCasing(document: Document, side: 'request' | 'response', out: Judging): void {
@@ -156,21 +171,12 @@ export interface AnswerReading {
 }
 
 /** Readings of documents, for a POST and for a GET: a document is only judged again when it is another. */
-const readings = new WeakMap<Document, { post?: AnswerReading; get?: AnswerReading }>();
+const readingOf = keptPerDocument((document: Document, request: 'POST' | 'GET') =>
+  readAnswer(document, request === 'POST'),
+);
 
 export function readCheckoutAnswer(document: Document, isPost: boolean): AnswerReading {
-  let kept = readings.get(document);
-  if (!kept) {
-    kept = {};
-    readings.set(document, kept);
-  }
-  const side = isPost ? 'post' : 'get';
-  let reading = kept[side];
-  if (!reading) {
-    reading = readAnswer(document, isPost);
-    kept[side] = reading;
-  }
-  return reading;
+  return readingOf(document, isPost ? 'POST' : 'GET');
 }
 
 /** Copies a reading's findings and facts into the judging of one exchange; the stated set-up back. */
