@@ -1,95 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { isDeepStrictEqual } from 'node:util';
 import type { Argv } from 'yargs';
-import { TOOL_NAME } from '../contract/package-root.js';
-import type { RunResult } from '../findings/types.js';
-import { UsageError } from '../findings/usage-error.js';
-import { terminalWidth } from '../report/console-summary.js';
-import { runResult } from '../report/run-result.js';
-import { mergeTallies, tallyOfResult } from '../validate/tally.js';
-import { contextFromJson, verdictsOf } from '../validate/verdicts.js';
 import { withReportOptions } from './report-options.js';
-import { showResult, writeResultReports } from './result-outputs.js';
 import { withSettings } from './settings.js';
 import { checkReportPlaces } from './writable.js';
-
-// Shards of one `validate` (validate --shard K/N on several machines or processes) each write a
-// results.json; merge combines them into the report of the whole, with the statuses, counts and
-// exit code one run over all the traffic would have given.
-
-function readResults(file: string): RunResult {
-  let value: Partial<RunResult>;
-  try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
-  }
-  if (value?.tool !== TOOL_NAME || !Array.isArray(value.rules) || !value.run || !value.answers)
-    throw new UsageError(`${file} is not a results.json of ${TOOL_NAME} (run or validate) of this version`);
-  return value as RunResult;
-}
-
-const shardName = (result: RunResult) => (result.shard ? `${result.shard.k}/${result.shard.n}` : 'no shard');
-
-/**
- * Shards make one run only all together, each once (CLI.md, "Shards"): a shard missing would pass
- * its rules off as untested or passed on part of the traffic, one given twice would double its
- * evidence. Results without a shard (parts a team split itself) are taken as given, each file once.
- */
-export function checkShardSet(results: readonly RunResult[], files: readonly string[]): void {
-  const sharded = results.filter((result) => result.shard);
-  if (sharded.length > 0 && sharded.length < results.length) {
-    const whole = results.findIndex((result) => !result.shard);
-    const part = results.findIndex((result) => result.shard);
-    throw new UsageError(
-      `${files[whole]} is no shard (validate without --shard) but ${files[part]} is shard ${shardName(results[part] as RunResult)}: merge the shards of one run`,
-    );
-  }
-  const seen = new Map<string, number>();
-  for (const [index, result] of results.entries()) {
-    // Unsharded results are told apart by when and on what they ran.
-    const key = result.shard ? shardName(result) : `${result.startedAt} ${result.target} ${result.durationMs}`;
-    const before = seen.get(key);
-    if (before !== undefined)
-      throw new UsageError(
-        result.shard
-          ? `shard ${key} is given twice (${files[before]}, ${files[index]}); give each shard's results.json once`
-          : `${files[before]} and ${files[index]} are the same results; give each once`,
-      );
-    seen.set(key, index);
-  }
-  if (sharded.length === 0) return;
-  const counts = [...new Set(sharded.map((result) => result.shard?.n))];
-  if (counts.length > 1)
-    throw new UsageError(
-      `the results are shards of different splits (${sharded.map(shardName).join(', ')}): merge the shards of one run`,
-    );
-  const n = counts[0] as number;
-  const missing = Array.from({ length: n }, (_, index) => index + 1).filter((k) => !seen.has(`${k}/${n}`));
-  if (missing.length > 0)
-    throw new UsageError(
-      `shard ${missing.map((k) => `${k}/${n}`).join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing (given: ${sharded.map(shardName).join(', ')}); merge needs every shard's results.json`,
-    );
-}
-
-export function mergeResults(results: readonly RunResult[]): RunResult {
-  const [first] = results;
-  if (!first) throw new UsageError('merge needs at least one results.json');
-  for (const other of results.slice(1)) {
-    if (!isDeepStrictEqual(other.run, first.run))
-      throw new UsageError(
-        'the results were made with different rules, formats or options (--only/--skip, --format, --strict): they are not shards of one run',
-      );
-  }
-  const tally = mergeTallies(results.map(tallyOfResult));
-  const context = contextFromJson(first.run);
-  const started = Math.min(...results.map((r) => Date.parse(r.startedAt)));
-  const ended = Math.max(...results.map((r) => Date.parse(r.startedAt) + r.durationMs));
-  const targets = [...new Set(results.map((r) => r.target))].join(', ');
-  const merged = runResult({ target: targets, started, context, rules: verdictsOf(tally, context), tally });
-  return { ...merged, durationMs: ended - started };
-}
 
 export function mergeCommand(yargs: Argv) {
   return yargs.command(
@@ -107,14 +19,11 @@ export function mergeCommand(yargs: Argv) {
           .example('$0 merge shard-*/results.json', 'one report for a validate run split with --shard K/N'),
         'merge',
       ),
-    (argv) => {
+    async (argv) => {
       checkReportPlaces(argv);
-      const files = (argv.files ?? []).map(String);
-      const parts = files.map(readResults);
-      checkShardSet(parts, files);
-      const result = mergeResults(parts);
-      writeResultReports(result, argv);
-      showResult(result, argv.reporter, { width: terminalWidth(process.stdout) });
+      // Loaded when merging: every other command starts without it.
+      const { mergeAndReport } = await import('./merge-results.js');
+      mergeAndReport((argv.files ?? []).map(String), argv);
     },
   );
 }

@@ -6,15 +6,11 @@ import { formatsOf, type RuleId, ruleById } from '../contract/rules.js';
 import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
 import { writeFileWhole } from '../output/output-file.js';
-import { terminalWidth } from '../report/console-summary.js';
-import { writeJsonReport } from '../report/json-report.js';
-import { writeSarifReport } from '../report/sarif-report.js';
 import { terminalText } from '../report/terminal-text.js';
 import type { VerdictContext } from '../validate/verdicts.js';
 import { parseByteSize } from './byte-size.js';
 import { numberOption } from './number-option.js';
 import { proxyOptions } from './proxy-options.js';
-import { proxyVerdict } from './proxy-verdict.js';
 import { optionList, selectedRules } from './rule-selection.js';
 import { serviceUrl } from './service-url.js';
 import { withSettings } from './settings.js';
@@ -140,6 +136,15 @@ export function proxyCommand(yargs: Argv) {
         if (!argv.quiet || !EXCHANGE_LINE.test(line)) process.stderr.write(`${terminalText(line)}\n`);
       };
       const started = Date.now();
+      // The verdict's code loads while the proxy starts: not before this command runs, and not at its end.
+      const reporting = Promise.all([
+        import('./proxy-verdict.js'),
+        import('../report/console-summary.js'),
+        import('../report/json-report.js'),
+        import('../report/sarif-report.js'),
+      ]);
+      // Starting may fail first: the verdict's code is then not waited for, nor its failure left unhandled.
+      reporting.catch(() => {});
       const proxy = await start({ ...settings, log });
       // Listened for before the line goes out: whoever waits for it may signal at once, and a
       // SIGTERM with no listener would end the proxy before it flushed the recording and summary.
@@ -163,6 +168,7 @@ export function proxyCommand(yargs: Argv) {
         clearInterval(periodic);
         await proxy.close();
       }
+      const [{ proxyVerdict }, { terminalWidth }, { writeJsonReport }, { writeSarifReport }] = await reporting;
       const context: VerdictContext = {
         face: 'traffic',
         selected,

@@ -1,14 +1,10 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
 import { colourWanted } from '../report/colour.js';
-import { replayLines } from '../report/replay-lines.js';
-import { runResult } from '../report/run-result.js';
-import { verdictsOf } from '../validate/verdicts.js';
 import { stopOnInterrupt } from './interrupt.js';
 import { numberOption } from './number-option.js';
 import { replayCredentials } from './replay-credentials.js';
 import { withReportOptions } from './report-options.js';
-import { showResult, trafficVerdictContext, writeResultReports } from './result-outputs.js';
 import { selectedRules } from './rule-selection.js';
 import { absoluteUrl } from './service-url.js';
 import { withSettings } from './settings.js';
@@ -99,8 +95,15 @@ export function replayCommand(yargs: Argv) {
       checkReportPlaces(argv);
       const credentials = await replayCredentials(argv, target, timeoutMs);
 
-      // Loaded here, not at start-up: the other commands and --help start faster without it.
-      const { replayRecordings } = await import('../replay/replay-session.js');
+      // Loaded here, not at start-up: the other commands and --help start faster without them.
+      const [{ replayRecordings }, { replayLines }, { runResult }, { verdictsOf }, outputs] = await Promise.all([
+        import('../replay/replay-session.js'),
+        import('../report/replay-lines.js'),
+        import('../report/run-result.js'),
+        import('../validate/verdicts.js'),
+        import('./result-outputs.js'),
+      ]);
+      const { showResult, trafficVerdictContext, writeResultReports } = outputs;
       clearPreviousReports(argv);
       const interrupt = stopOnInterrupt('replay', argv['report-dir']);
       const outcome = await replayRecordings(files, {

@@ -1,15 +1,8 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
-import { judgeRecordings } from '../recording/judge-recordings.js';
-import { colourWanted } from '../report/colour.js';
-import { terminalWidth } from '../report/console-summary.js';
-import { runResult } from '../report/run-result.js';
-import { terminalText } from '../report/terminal-text.js';
 import type { TallyData } from '../validate/tally.js';
-import { shardVerdicts, verdictsOf } from '../validate/verdicts.js';
 import { stopOnInterrupt } from './interrupt.js';
 import { withReportOptions } from './report-options.js';
-import { showResult, trafficVerdictContext, writeResultReports } from './result-outputs.js';
 import { selectedRules } from './rule-selection.js';
 import { withSettings } from './settings.js';
 import { checkReportPlaces, clearPreviousReports } from './writable.js';
@@ -126,12 +119,29 @@ export function validateCommand(yargs: Argv) {
       clearPreviousReports(argv);
       const interrupt = stopOnInterrupt('validate', argv['report-dir']);
       const base = argv['base-url'] === undefined ? undefined : serviceBaseOf(argv['base-url']);
-      const judged = await judgeRecordings(files, {
+      // The judging code is loaded first and starts its worker threads; the reports' code loads
+      // while they start. Neither is loaded before this command runs: the others start without them.
+      const { judgeRecordings } = await import('../recording/judge-recordings.js');
+      const judging = judgeRecordings(files, {
         jobs,
         progress,
         ...(shard ? { shard } : {}),
         ...(base ? { base } : {}),
       }).finally(() => interrupt.release());
+      const reporting = Promise.all([
+        import('../report/colour.js'),
+        import('../report/console-summary.js'),
+        import('../report/run-result.js'),
+        import('../report/terminal-text.js'),
+        import('../validate/verdicts.js'),
+        import('./result-outputs.js'),
+      ]);
+      // Judging may fail first: the reports' code is then not waited for, nor its failure left unhandled.
+      reporting.catch(() => {});
+      const judged = await judging;
+      const [{ colourWanted }, { terminalWidth }, { runResult }, { terminalText }, verdicts, outputs] = await reporting;
+      const { shardVerdicts, verdictsOf } = verdicts;
+      const { showResult, trafficVerdictContext, writeResultReports } = outputs;
       const { tally } = judged;
       for (const warning of judged.warnings.slice(0, SHOWN_WARNINGS))
         process.stderr.write(terminalText(`warning: ${files[warning.at.file]}: ${warning.message}\n`));
