@@ -76,10 +76,10 @@ export function verdictFormat(rule: Rule, onSide: FormatKey, fallback: FormatKey
   return onSide === 'any' ? fallback : onSide;
 }
 
-function bump(table: Partial<Record<RuleId, PerFormat>>, rule: RuleId, format: FormatKey): number {
+function bump(table: Partial<Record<RuleId, PerFormat>>, rule: RuleId, format: FormatKey, by = 1): number {
   const row = table[rule] ?? {};
   table[rule] = row;
-  const count = (row[format] ?? 0) + 1;
+  const count = (row[format] ?? 0) + by;
   row[format] = count;
   return count;
 }
@@ -149,13 +149,42 @@ function evidencePlan(tested: readonly Tested[], fallback: FormatKey | undefined
   return plan;
 }
 
+/** Evidence plans waiting to be added to a tally's tables, at most. */
+const PENDING_PLANS = 256;
+
+/** Exchanges counted under one evidence plan, and the milliseconds they took. */
+interface PlanCount {
+  exchanges: number;
+  ms: number;
+}
+
 export class Tally {
-  readonly data: TallyData = emptyTally();
+  private readonly tables: TallyData = emptyTally();
+  /**
+   * Evidence not yet added to the tables: an exchange counts once under its plan, and the plan's
+   * rules and formats are added when the tally is read. Exchanges alike share a plan, and a plan
+   * names tens of rules: adding each at each exchange was a tenth of judging one.
+   */
+  private readonly pending = new Map<EvidencePlan, PlanCount>();
   private readonly kept = new Map<RuleId, number>();
   private recorded = 0;
   private readonly brokenMarks: Marks = new Map();
 
   constructor(private readonly options: TallyOptions) {}
+
+  /** What the tally holds, every exchange recorded so far counted in it. */
+  get data(): TallyData {
+    this.settle();
+    return this.tables;
+  }
+
+  private settle(): void {
+    for (const [plan, count] of this.pending) {
+      if (count.ms) for (const rule of plan.rules) addTime(this.tables, rule, count.ms);
+      for (const [rule, format] of plan.verdicts) bump(this.tables.evidence, rule, format, count.exchanges);
+    }
+    this.pending.clear();
+  }
 
   /** One judged exchange: what it could have broken and what it broke. */
   record(
@@ -163,7 +192,7 @@ export class Tally {
     judged: { violations: readonly Violation[]; tested: readonly Tested[]; facts: ExchangeFacts; read?: ReadBodies },
     options: RecordOptions = {},
   ): void {
-    const { data } = this;
+    const data = this.tables;
     data.exchanges += 1;
     this.recorded += 1;
     const seq = this.recorded;
@@ -185,8 +214,15 @@ export class Tally {
         exercised[rule.id] = (exercised[rule.id] ?? 0) + 1;
       }
     const plan = evidencePlan(judged.tested, options.format);
-    if (exchange.durationMs) for (const rule of plan.rules) addTime(data, rule, exchange.durationMs);
-    for (const [rule, format] of plan.verdicts) bump(data.evidence, rule, format);
+    const counted = this.pending.get(plan);
+    if (counted) {
+      counted.exchanges += 1;
+      counted.ms += exchange.durationMs ?? 0;
+    } else {
+      // Plans are few in real traffic; traffic of ever new ones is added as it comes, not held.
+      if (this.pending.size >= PENDING_PLANS) this.settle();
+      this.pending.set(plan, { exchanges: 1, ms: exchange.durationMs ?? 0 });
+    }
     for (const violation of judged.violations) {
       const format = verdictFormat(
         ruleById(violation.rule),
@@ -211,11 +247,11 @@ export class Tally {
     const status = exchange.response?.status;
     if (status === 401 || status === 403) return;
     if (exchange.response) {
-      bump(this.data.evidence, rule, verdictIn);
-      addTime(this.data, rule, exchange.durationMs);
+      bump(this.tables.evidence, rule, verdictIn);
+      addTime(this.tables, rule, exchange.durationMs);
     }
     if (!unmet) return;
-    bump(this.data.broken, rule, verdictIn);
+    bump(this.tables.broken, rule, verdictIn);
     this.keep(exchange, unmet, verdictIn);
   }
 
@@ -223,24 +259,24 @@ export class Tally {
     const shown = (this.kept.get(violation.rule) ?? 0) + 1;
     this.kept.set(violation.rule, shown);
     if (shown > KEPT_PER_RULE) return;
-    this.data.findings.push(findingOf(violation, format, this.options.summarise(exchange, violation), at));
+    this.tables.findings.push(findingOf(violation, format, this.options.summarise(exchange, violation), at));
   }
 
   /** An exchange of traffic that is not the interface: counted by reason, judged by no rule. */
   outside(reason: string): void {
-    const counts = this.data.traffic.notInterface;
+    const counts = this.tables.traffic.notInterface;
     counts[reason] = (counts[reason] ?? 0) + 1;
   }
 
   /** An order answer, read for the URLs it gave. */
   order(): void {
-    this.data.traffic.orders += 1;
+    this.tables.traffic.orders += 1;
   }
 
   /** What an observation probe recorded: the evidence of an observe rule. */
   observe(rule: RuleId, observation: unknown): void {
-    if (!(rule in this.data.observations)) bump(this.data.evidence, rule, 'any');
-    this.data.observations[rule] = observation;
+    if (!(rule in this.tables.observations)) bump(this.tables.evidence, rule, 'any');
+    this.tables.observations[rule] = observation;
   }
 }
 

@@ -32,4 +32,27 @@ describe('the tally', () => {
     expect(tally.data.broken['format.well-formed']).toEqual({ json: 3 });
     expect(tally.data.findings).toHaveLength(9);
   });
+
+  it('counts evidence and time read at any moment, over many kinds of exchange alike', () => {
+    const tally = new Tally({ summarise: () => ({ method: 'POST', url: exchange.request.url, requestHeaders: {} }) });
+    const facts = noFacts('POST checkout');
+    // More kinds of exchange than the tally holds uncounted, each its own list, and one list shared.
+    const kinds: Tested[][] = Array.from({ length: 300 }, (_, index) => [
+      { rule: 'checkout.echo', side: 'response', format: index % 2 === 0 ? 'json' : 'xml' },
+    ]);
+    const shared: Tested[] = [{ rule: 'format.well-formed', side: 'request', format: 'json' }];
+    for (const tested of kinds) tally.record({ ...exchange, durationMs: 2 }, { violations: [], tested, facts });
+    expect(tally.data.evidence['checkout.echo']).toEqual({ json: 150, xml: 150 });
+    expect(tally.data.time?.['checkout.echo']).toBe(600);
+    for (let index = 0; index < 5; index += 1) {
+      tally.record({ ...exchange, durationMs: 3 }, { violations: [], tested: shared, facts });
+      // Read between exchanges: what was counted is not counted again.
+      expect(tally.data.evidence['format.well-formed']).toEqual({ json: index + 1 });
+    }
+    tally.record(exchange, { violations: [], tested: shared, facts });
+    expect(tally.data.evidence['format.well-formed']).toEqual({ json: 6 });
+    expect(tally.data.time?.['format.well-formed']).toBe(15);
+    expect(tally.data.evidence['checkout.echo']).toEqual({ json: 150, xml: 150 });
+    expect(tally.data.exchanges).toBe(306);
+  });
 });
