@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { benchLearntOrders } from './learnt-orders.js';
 import { MiB } from './process-memory.js';
 import { benchProxyConnections } from './proxy-connections.js';
 import { benchProxyCost } from './proxy-cost.js';
@@ -56,6 +57,10 @@ step('validate: the suite recorded through the proxy, replicated to 100 000 exch
 const validate = await benchValidateThroughput();
 results.validate = validate;
 
+step('order answers: 100 000 learnt, CPU per order of the last 10 000 over the first');
+const learntOrders = benchLearntOrders();
+results.learntOrders = learntOrders;
+
 step('suite: npx print-conformance against the embedded default');
 const suite = benchSuiteWallTime();
 results.suite = suite;
@@ -69,6 +74,7 @@ results.targets = targetRows({
   validateMBPerSecond: validate.MBPerSecond,
   validatePeakRssMiB: Math.max(validate.peakRssMiB, validate.large.peakRssMiB),
   validateLinearity: validate.large.cpuPerExchangeRatio,
+  learntOrdersLinearity: learntOrders.lastOverFirst,
   suiteSeconds: suite.bestSeconds,
 });
 
@@ -89,7 +95,7 @@ console.table({ ...connections.mix, ...connections.rssMiB });
 console.log('\nValidate and suite:');
 const { large, ...validateRow } = validate;
 console.table({ validate: validateRow, [`validate ×${large.exchanges / validate.exchanges}`]: large });
-console.table({ suite });
+console.table({ suite, 'order answers learnt': learntOrders });
 console.log('\nTargets:');
 console.table(results.targets);
 console.log(`\nwritten ${join(folder, 'bench.json')}`);

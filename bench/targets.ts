@@ -19,6 +19,8 @@ interface Measured {
   validatePeakRssMiB: number;
   /** CPU per exchange of a recording `growth` times as large over that of the measured one. */
   validateLinearity: number;
+  /** CPU per order answer learnt once the newest are bounded, over that before. */
+  learntOrdersLinearity: number;
   suiteSeconds: number;
 }
 
@@ -50,6 +52,7 @@ export function targetRows(measured: Measured): TargetRow[] {
     atLeast('validate, MB/s', measured.validateMBPerSecond, 100),
     atMost('validate peak RSS, MiB', measured.validatePeakRssMiB, 512),
     atMost('validate CPU per exchange, 4× recording ÷ 1×', measured.validateLinearity, 1.2),
+    atMost('order answers learnt, CPU per order, last ÷ first', measured.learntOrdersLinearity, 1.5),
     atMost('suite wall time, s', measured.suiteSeconds, 10),
   ];
 }
