@@ -74,15 +74,37 @@ function xmlOnlyState(document: Extract<Document, { format: 'xml' }>, name: stri
   return isXsiNil(element) ? 'nil' : 'present';
 }
 
-function countMembers(into: OperationCoverage['request'], document: Document, schema: SchemaName): void {
-  const model = modelOf(document, schema);
-  const table = into[document.format] ?? {};
-  into[document.format] = table;
-  for (const member of membersPlan(schema, document.format)) {
-    const state =
+/**
+ * Each documented member's state in a document, in the order of its plan: read once per document
+ * and resource (documents are never changed once read, and a client sends the same set-up again).
+ */
+const statesRead = new WeakMap<Document, Partial<Record<SchemaName, readonly (keyof MemberCounts)[]>>>();
+
+function memberStates(document: Document, schema: SchemaName): readonly (keyof MemberCounts)[] {
+  let bySchema = statesRead.get(document);
+  if (!bySchema) {
+    bySchema = {};
+    statesRead.set(document, bySchema);
+  }
+  let states = bySchema[schema];
+  if (!states) {
+    const model = modelOf(document, schema);
+    states = membersPlan(schema, document.format).map((member) =>
       member.nilOnly && document.format === 'xml'
         ? xmlOnlyState(document, member.name.slice(1))
-        : stateAt(model, member.keys);
+        : stateAt(model, member.keys),
+    );
+    bySchema[schema] = states;
+  }
+  return states;
+}
+
+function countMembers(into: OperationCoverage['request'], document: Document, schema: SchemaName): void {
+  const table = into[document.format] ?? {};
+  into[document.format] = table;
+  const states = memberStates(document, schema);
+  for (const [index, member] of membersPlan(schema, document.format).entries()) {
+    const state = states[index] as keyof MemberCounts;
     let counts = table[member.name];
     if (!counts) {
       counts = { present: 0, absent: 0, nil: 0 };

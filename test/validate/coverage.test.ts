@@ -46,6 +46,23 @@ describe('coverage', () => {
     expect(coverage['GET checkout']?.response.json?.['/paymentUrl']).toEqual({ present: 1, absent: 0, nil: 0 });
   });
 
+  it('counts a document sent again each time, on each side it is read on', () => {
+    const withoutReturnUrl = JSON.stringify({ billing: JSON.parse(checkoutRequestJson()).billing });
+    // Texts that come again are read once (one document stands for all): each still counts.
+    const sent = [checkoutPost('json'), checkoutPost('json', withoutReturnUrl), checkoutPost('xml')];
+    const coverage = coverageOf([...sent, ...sent, ...sent, ...sent]);
+    const post = coverage['POST checkout'];
+    expect(post?.request.json?.['/returnUrl']).toEqual({ present: 4, absent: 4, nil: 0 });
+    expect(post?.request.xml?.['/Billing/Address/City']).toEqual({ present: 4, absent: 0, nil: 0 });
+    expect(post?.response.xml?.['/Tax']).toEqual({ present: 0, absent: 0, nil: 4 });
+    // The same text as a set-up and as an answer: one document, read under each side's resource.
+    const echoed = checkoutPost('json', withoutReturnUrl, withoutReturnUrl);
+    const both = coverageOf([echoed, echoed, echoed])['POST checkout'];
+    expect(both?.request.json?.['/returnUrl']).toEqual({ present: 0, absent: 3, nil: 0 });
+    expect(both?.response.json?.['/returnUrl']).toEqual({ present: 0, absent: 3, nil: 0 });
+    expect(both?.response.json?.['/status']).toEqual({ present: 0, absent: 3, nil: 0 });
+  });
+
   it('counts no members of a refused answer, but its status and Content-Type', () => {
     const refused = checkoutPost('xml', undefined, '<Error><Message>no</Message></Error>', 400);
     const coverage = coverageOf([refused, uploadPost('application/pdf', PDF, uploadResultXml('PDF'), 201, XML_TYPE)]);
