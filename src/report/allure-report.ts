@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Stage, Status } from 'allure-js-commons';
-import { FileSystemWriter, ReporterRuntime } from 'allure-js-commons/sdk/reporter';
+import { ReporterRuntime } from 'allure-js-commons/sdk/reporter';
 import { ruleById } from '../contract/rules.js';
 import type { FormatResult, RuleResult, RunResult } from '../findings/types.js';
 import { allureEnvironment, allureExecutor } from './allure-environment.js';
 import { allureLabels } from './allure-labels.js';
+import { StagingWriter } from './allure-staging-writer.js';
 import { clearAllureResults } from './clear-allure-results.js';
 import { failureHeadline, failureText } from './failure-text.js';
 
@@ -43,7 +44,7 @@ function messageOf(rule: RuleResult): string | undefined {
 
 function writeInto(result: RunResult, folder: string): void {
   const runtime = new ReporterRuntime({
-    writer: new FileSystemWriter({ resultsDir: folder }),
+    writer: new StagingWriter(folder),
     environmentInfo: allureEnvironment(result),
   });
   const start = Date.parse(result.startedAt) || Date.now();
