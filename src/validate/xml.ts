@@ -1,6 +1,11 @@
-import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { createRequire } from 'node:module';
+import type { SaxesTagNS } from 'saxes';
 import { XSI_NAMESPACE } from '../contract/namespaces.js';
 import { withoutBom } from './exchange.js';
+
+// saxes is CommonJS. Imported as ESM, Node would scan its 74 KB source for names to export, in
+// every thread that judges (a scan hot enough to be optimised each time); required, it is not.
+const { SaxesParser } = createRequire(import.meta.url)('saxes') as typeof import('saxes');
 
 // Namespace-aware XML reading with saxes: one strict, streaming pass that resolves every prefix to
 // its namespace, so rules compare namespaces, never prefix text. A document that declares a DOCTYPE
