@@ -91,6 +91,7 @@ export class AnswerRelay {
       answer.buffered = true;
       // Held by its tap: what it held is passed on should it grow too large to hold.
       answer.tap.passesOnDropped = true;
+      answer.tap.forwardsHeld = true;
     } else this.startStreaming(flight, answer);
     return false;
   }

@@ -33,8 +33,10 @@ export class BatchedWrites {
     const most = text.length * MAX_BYTES_PER_UNIT + 1;
     if (this.batch && this.used + most > this.batch.length) this.flush();
     if (most > BATCH_BYTES) {
-      // Larger than any batch: written on its own.
-      this.stream.write(line ? `${text}\n` : text);
+      // Larger than any batch: written on its own, and its line feed after it, not joined to it
+      // (a joined copy of a large recorded body would be made only to be encoded and dropped).
+      this.stream.write(text);
+      if (line) this.stream.write('\n');
       return;
     }
     this.batch ??= this.spare.pop() ?? Buffer.allocUnsafeSlow(BATCH_BYTES);

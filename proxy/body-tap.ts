@@ -4,7 +4,13 @@ import { availableParallelism } from 'node:os';
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import busboy from 'busboy';
 import { isTextualMediaType } from '../src/validate/document.js';
-import { decodeText, type MultipartPart, mediaType, type RecordedBody } from '../src/validate/exchange.js';
+import {
+  decodeText,
+  decodeTextOfPieces,
+  type MultipartPart,
+  mediaType,
+  type RecordedBody,
+} from '../src/validate/exchange.js';
 import { HeldBytes } from './held-bytes.js';
 import type { MemoryBudget } from './memory-budget.js';
 import { OffThreadHash } from './off-thread-hash.js';
@@ -94,6 +100,11 @@ export class BodyTap {
   private dropped: Buffer[] | undefined;
   /** Whoever reads this tap passes on what it held when it stops holding (else that is let go at once). */
   passesOnDropped = false;
+  /**
+   * Whoever reads this tap forwards the body from what it held (`held`, after `finish`): a body
+   * gated in enforce mode, an answer held whole. Else the bytes are let go once read as text.
+   */
+  forwardsHeld = false;
   private readonly parts: MultipartPart[] = [];
   private parser: busboy.Busboy | undefined;
   private readonly type: string | undefined;
@@ -242,11 +253,22 @@ export class BodyTap {
       body.text = '';
       return body;
     }
+    const coded = contentEncoding !== undefined && contentEncoding !== 'identity';
+    // Text that nobody forwards from the held bytes is read from their pieces, which are then let
+    // go: joining them first would hold a large body twice over while it is read.
+    if (this.kept && !this.forwardsHeld && !coded && this.readWhole) {
+      const pieces = this.kept.all();
+      this.kept = undefined;
+      this.release();
+      if (this.parts.length > 0) body.parts = this.parts;
+      body.text = decodeTextOfPieces(pieces, this.headers['content-type']);
+      return body;
+    }
     // As it came on the wire, before any decoding: that is what the digest is of.
     const raw = this.kept?.whole();
     this.release();
     let whole: Buffer | undefined = raw;
-    if (whole && contentEncoding && contentEncoding !== 'identity') {
+    if (whole && coded) {
       try {
         whole = decodeContent(whole, contentEncoding, this.options.keepLimit);
         if (!whole) {

@@ -167,8 +167,10 @@ export class ClientConnection {
     // anything is forwarded: the request is judged first.
     if (flight.peekLimit > 0) {
       flight.gated = true;
-      // JSON, XML and forms are held by their tap, whole; of others the start is held here.
+      // JSON, XML and forms are held by their tap, whole, and forwarded from it once judged; of
+      // others the start is held here.
       if (!isTextualMediaType(mediaType(flight.headers['content-type']))) flight.peeked = new HeldBytes();
+      else flight.requestTap.forwardsHeld = true;
       // An HTTP/1.0 client knows no interim answers (RFC 9110 §15.2): it sends its body anyway.
       if (/^100-continue$/i.test(flight.headers.expect ?? '') && head.version !== '1.0') {
         flight.continued = true;

@@ -176,6 +176,29 @@ export function decodeText(bytes: Buffer, contentType?: string): string {
   return text ?? bytes.toString('utf8');
 }
 
+/**
+ * `decodeText` of bytes held as pieces, without joining them first when they are UTF-8, as nearly
+ * every body is: a body read from the network comes in many pieces, and the joined copy of a
+ * large one costs as much memory again as the body itself. Anything else is read whole.
+ */
+export function decodeTextOfPieces(pieces: readonly Buffer[], contentType?: string): string {
+  const first = pieces[0];
+  if (pieces.length === 1 && first) return decodeText(first, contentType);
+  const utf16Mark =
+    first !== undefined && ((first[0] === 0xff && first[1] === 0xfe) || (first[0] === 0xfe && first[1] === 0xff));
+  if (first !== undefined && first.length >= 2 && !utf16Mark) {
+    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    try {
+      let text = '';
+      for (const piece of pieces) text += decoder.decode(piece, { stream: true });
+      return text + decoder.decode();
+    } catch {
+      // Not UTF-8: read whole, as decodeText reads it.
+    }
+  }
+  return decodeText(Buffer.concat(pieces), contentType);
+}
+
 /** Whether text read from `bytes` keeps one character a byte and reads back to them as Latin-1. */
 function isLatin1Reading(text: string, bytes: Buffer): boolean {
   return text.length === bytes.length && Buffer.from(text, 'latin1').equals(bytes);

@@ -115,4 +115,16 @@ describe('the body tap and the memory budget', () => {
       /memory budget for bodies held for validation \(1000 bytes, --memory-budget\) was spent/,
     );
   });
+
+  it('lets go of a text body once it is read as text, unless it is forwarded from what it held', () => {
+    const json = Buffer.from(JSON.stringify({ returnUrl: 'https://shop.example/€', items: ['😀'.repeat(300)] }));
+    const options = { keepLimit: 64 * 1024, keepBinary: false };
+    const read = tapped(json, 'application/json', options, 7);
+    expect(read.finish()).toEqual({ size: json.length, text: json.toString() });
+    expect(read.held()).toEqual([]);
+    const forwarded = tapped(json, 'application/json', options, 7);
+    forwarded.forwardsHeld = true;
+    expect(forwarded.finish()).toEqual({ size: json.length, text: json.toString() });
+    expect(Buffer.concat(forwarded.held())).toEqual(json);
+  });
 });

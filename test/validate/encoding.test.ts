@@ -1,8 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { recordBody } from '../../src/http/send.js';
 import { exchangeOfHarEntry } from '../../src/recording/har.js';
 import { encodingProblem } from '../../src/validate/encoding.js';
-import { decodeText, type Exchange, encodeTextLike } from '../../src/validate/exchange.js';
+import { decodeText, decodeTextOfPieces, type Exchange, encodeTextLike } from '../../src/validate/exchange.js';
 import { CheckoutState, validateExchange } from '../../src/validate/index.js';
 import {
   binaryBody,
@@ -232,5 +233,34 @@ describe('an XML answer in ISO-8859-1, read as its declaration and charset say',
     });
     expect(entry.response?.body?.size).toBe(xml.length);
     expect(failing(entry)).toEqual([]);
+  });
+});
+
+describe('text read from pieces', () => {
+  // Bodies as they come: UTF-8 with characters of every length, byte order marks, 8-bit text
+  // declared as such, and bytes that are not UTF-8 at all.
+  const bodies = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 200 }).map((text) => Buffer.from(text)),
+    fc.string({ unit: 'binary', maxLength: 100 }).map((text) => Buffer.from(`\ufeff${text}`, 'utf16le')),
+    fc
+      .string({ maxLength: 100 })
+      .map((text) => Buffer.from(`<?xml version="1.0" encoding="ISO-8859-1"?><a>${text}é</a>`, 'latin1')),
+    fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes)),
+  );
+
+  it('is the text read from the pieces joined, wherever the pieces are cut', () => {
+    fc.assert(
+      fc.property(
+        bodies,
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.constantFrom(undefined, 'text/xml; charset=iso-8859-1'),
+        (bytes, cuts, type) => {
+          const at = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+          const pieces = [0, ...at].map((start, index) => bytes.subarray(start, at[index] ?? bytes.length));
+          expect(decodeTextOfPieces(pieces, type)).toBe(decodeText(bytes, type));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
