@@ -3,7 +3,7 @@ import { schemas } from '../contract/schemas.js';
 import { jsonNamesNotLowerCase, xmlNamesNotPascalCase } from './casing.js';
 import { isCountryCode } from './checkout-request.js';
 import type { Document } from './document.js';
-import { portInRange, SECRET_MASK } from './exchange.js';
+import { isMasked, isMaskedWhole, portInRange, SECRET_MASK } from './exchange.js';
 import { Judging } from './judging.js';
 import { ADDRESS_FIELDS, displayPath, extraMembers, memberOf, modelOf, schemaProblems, stringAt } from './model.js';
 import type { CheckoutSetUp } from './state.js';
@@ -209,7 +209,12 @@ function readAnswer(document: Document, isPost: boolean): AnswerReading {
     );
   }
 
-  const status = stringAt(model, '/status');
+  // A value a recording masked whole is no evidence for a rule about it (see isMasked).
+  const given = (pointer: string, whole: (value: string) => boolean = isMaskedWhole) => {
+    const value = stringAt(model, pointer);
+    return value === undefined || whole(value) ? undefined : value;
+  };
+  const status = given('/status', isMasked);
   if (status !== undefined) out.facts.statusMember = true;
   if (isPost && status !== undefined && status !== 'Open') {
     out.add(
@@ -228,7 +233,8 @@ function readAnswer(document: Document, isPost: boolean): AnswerReading {
     );
   }
 
-  const paymentUrl = stringAt(model, '/paymentUrl');
+  // Masked in part (a token), a PaymentUrl is still judged as a URL (paymentUrlProblem).
+  const paymentUrl = given('/paymentUrl');
   if (paymentUrl !== undefined) out.facts.paymentUrlMember = true;
   const paymentProblem = paymentUrl === undefined ? undefined : paymentUrlProblem(paymentUrl);
   if (paymentProblem) {
@@ -240,7 +246,7 @@ function readAnswer(document: Document, isPost: boolean): AnswerReading {
     );
   }
 
-  const country = stringAt(model, '/billing/address/country');
+  const country = given('/billing/address/country', isMasked);
   if (country !== undefined) out.facts.countryMember = true;
   if (country !== undefined && !isCountryCode(country)) {
     out.add(

@@ -1,4 +1,5 @@
 import type { Document } from './document.js';
+import { isMasked } from './exchange.js';
 import type { Judging } from './judging.js';
 import { ADDRESS_FIELDS, displayPath, memberOf } from './model.js';
 
@@ -76,7 +77,7 @@ export function checkCheckoutRequest(model: unknown, format: Document['format'],
       );
   }
   const country = memberOf(address, 'country');
-  if (typeof country !== 'string') return;
+  if (typeof country !== 'string' || isMasked(country)) return;
   out.facts.requestCountry = true;
   if (!isCountryCode(country))
     out.add(

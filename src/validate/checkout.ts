@@ -2,7 +2,7 @@ import { propertiesOf, schemas } from '../contract/schemas.js';
 import { applyAnswerReading, checkCasing, readCheckoutAnswer, setUpOf } from './checkout-answer.js';
 import { checkCheckoutRequest } from './checkout-request.js';
 import type { Document } from './document.js';
-import type { Exchange } from './exchange.js';
+import { type Exchange, isMasked } from './exchange.js';
 import type { ReadBodies } from './format.js';
 import type { Judging } from './judging.js';
 import { displayPath, modelOf, stringAt } from './model.js';
@@ -38,7 +38,7 @@ function refusedSetUp(read: ReadBodies, requestModel: unknown, status: number, o
     );
   }
   const returnUrl = stringAt(requestModel, '/returnUrl');
-  if (returnUrl !== undefined && status < 500) {
+  if (returnUrl !== undefined && !isMasked(returnUrl) && status < 500) {
     out.add(
       'checkout.return-url.length',
       'response',
@@ -63,11 +63,16 @@ export function checkCheckout(
 
   let requestModel: unknown;
   let returnUrlBad = false;
+  // A ReturnUrl a recording masked in part has a length nobody knows: it is not judged, and a
+  // refusal of its set-up is not the service's fault to find.
+  let returnUrlMasked = false;
   if (isPost && read.request) {
     checkCasing(read.request, 'request', out);
     requestModel = modelOf(read.request, 'checkout-request');
     checkCheckoutRequest(requestModel, read.request.format, out);
-    const returnUrl = stringAt(requestModel, '/returnUrl');
+    const sentUrl = stringAt(requestModel, '/returnUrl');
+    returnUrlMasked = sentUrl !== undefined && isMasked(sentUrl);
+    const returnUrl = returnUrlMasked ? undefined : sentUrl;
     if (returnUrl !== undefined) out.facts.returnUrlSent = true;
     if (returnUrl !== undefined && !returnUrlLengthOk(returnUrl)) {
       returnUrlBad = true;
@@ -82,7 +87,7 @@ export function checkCheckout(
   }
 
   // A set-up that breaks no must rule is one the service must take: its refusal is the service's fault.
-  const sound = isPost && read.request !== undefined && !breaksMustRule(out, 'request');
+  const sound = isPost && read.request !== undefined && !returnUrlMasked && !breaksMustRule(out, 'request');
   if (sound) out.facts.requestSound = true;
 
   if (!response || response.status < 200 || response.status >= 300) {
@@ -136,13 +141,16 @@ function differences(
 ): { path: string; text: string }[] {
   const found: { path: string; text: string }[] = [];
   const show = (value: string | undefined) => (value === undefined ? 'nothing' : JSON.stringify(value));
-  if (sent.returnUrl !== undefined && sent.returnUrl !== answered.returnUrl) {
+  // Two values a recording masked may have been different: only what is seen whole is compared.
+  const differ = (a: string | undefined, b: string | undefined) =>
+    a !== b && (a === undefined || b === undefined || (!isMasked(a) && !isMasked(b)));
+  if (sent.returnUrl !== undefined && differ(sent.returnUrl, answered.returnUrl)) {
     const path = displayPath('/returnUrl', format);
     found.push({ path, text: `${path}: sent ${show(sent.returnUrl)}, answered ${show(answered.returnUrl)}` });
   }
   for (const field in sent.address) {
     const value = sent.address[field];
-    if (answered.address[field] !== value) {
+    if (differ(answered.address[field], value)) {
       const path = displayPath(`/billing/address/${field}`, format);
       found.push({ path, text: `${path}: sent ${show(value)}, answered ${show(answered.address[field])}` });
     }

@@ -15,6 +15,20 @@ export type Headers = Record<string, string>;
  */
 export const SECRET_MASK = '[Filtered]';
 
+/**
+ * Whether a recording masked some of this value (a token in a URL, a member named by --redact):
+ * its length, and whether it is the same as another value, are not known from it. Rules about
+ * those judge no masked value, and count it as no evidence, rather than judge the mask.
+ */
+export function isMasked(value: string): boolean {
+  return value.includes(SECRET_MASK);
+}
+
+/** Whether a recording masked all of this value: nothing of what it was can be judged. */
+export function isMaskedWhole(value: string): boolean {
+  return value.trim() === SECRET_MASK;
+}
+
 export interface MultipartPart {
   name?: string;
   filename?: string;

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { exchangeRedactor } from '../../src/redaction/index.js';
+import type { Exchange } from '../../src/validate/exchange.js';
+import { CheckoutState, judgeExchange } from '../../src/validate/index.js';
+import { checkoutGet, checkoutPost, checkoutRequestJson, checkoutResponseJson } from '../helpers/exchanges.js';
+
+// A recording masks secrets (tokens in URLs, members named by --redact) before it is written, and
+// validate judges what was written. A rule about a value's length, or about its being the same as
+// another, cannot be judged from a mask: the recording is judged without those findings and
+// without counting them as evidence, never with findings the traffic did not have.
+
+const withReturnUrl = (returnUrl: string, change: (body: Record<string, any>) => void = () => {}) => {
+  const request = JSON.parse(checkoutRequestJson());
+  request.returnUrl = returnUrl;
+  const response = JSON.parse(checkoutResponseJson());
+  response.returnUrl = returnUrl;
+  change(response);
+  return { request: JSON.stringify(request), response: JSON.stringify(response) };
+};
+
+const recorded = (exchange: Exchange, names: string[] = []) => exchangeRedactor({ names })(structuredClone(exchange));
+
+function judged(exchange: Exchange, state = new CheckoutState()) {
+  const { violations, tested } = judgeExchange(exchange, state);
+  return {
+    failing: violations
+      .filter((v) => v.severity !== 'observe')
+      .map((v) => `${v.rule}@${v.side}`)
+      .sort(),
+    tested: new Set(tested.map((t) => `${t.rule}@${t.side}`)),
+  };
+}
+
+describe('values a recording masked', () => {
+  // 513 UTF-16 code units with its token, 47 once the token is masked.
+  const longUrl = `https://shop.example.test/return?token=${'x'.repeat(474)}`;
+
+  it('leave a ReturnUrl whose token was masked unjudged for its length, on both sides', () => {
+    expect(longUrl).toHaveLength(513);
+    const { request, response } = withReturnUrl(longUrl);
+    const refused = checkoutPost('json', request, '{"message":"returnUrl too long"}', 400);
+    const live = judged(refused);
+    expect(live.failing).toEqual(['checkout.return-url.length@request']);
+    const masked = recorded(refused);
+    expect(masked.request.body?.text).toContain('token=[Filtered]');
+    // Read as 47 characters, the service's right refusal would be blamed on it.
+    const fromRecording = judged(masked);
+    expect(fromRecording.failing).toEqual([]);
+    expect(fromRecording.tested.has('checkout.return-url.length@request')).toBe(false);
+    expect(fromRecording.tested.has('checkout.return-url.length@response')).toBe(false);
+    // Accepted, a too long ReturnUrl is two findings live; masked, neither is claimed either way.
+    const accepted = checkoutPost('json', request, response, 201);
+    expect(judged(accepted).failing).toEqual([
+      'checkout.return-url.length@request',
+      'checkout.return-url.length@response',
+    ]);
+    expect(judged(recorded(accepted)).failing).toEqual([]);
+  });
+
+  it('are not compared with what was answered or set before, but a member answered with nothing still is', () => {
+    const { request, response } = withReturnUrl('https://shop.example.test/return?token=abc', (body) => {
+      body.returnUrl = 'https://shop.example.test/return?token=other';
+    });
+    const post = checkoutPost('json', request, response);
+    expect(judged(post).failing).toEqual(['checkout.echo@response']);
+    expect(judged(recorded(post)).failing).toEqual([]);
+    const dropped = checkoutPost('json', request, JSON.stringify({ ...JSON.parse(response), returnUrl: undefined }));
+    expect(judged(recorded(dropped)).failing).toEqual(['checkout.echo@response']);
+    // A GET is compared with the set-up before it, masks and all.
+    const state = new CheckoutState();
+    judged(
+      recorded(
+        checkoutPost(
+          'json',
+          request,
+          JSON.stringify({ ...JSON.parse(response), returnUrl: JSON.parse(request).returnUrl }),
+        ),
+      ),
+      state,
+    );
+    expect(judged(recorded(checkoutGet('json', response)), state).failing).toEqual([]);
+  });
+
+  it('leave a PaymentUrl, Country or Status masked whole (--redact) unjudged', () => {
+    const odd = JSON.parse(checkoutResponseJson());
+    odd.paymentUrl = '/payments/abc/start';
+    odd.status = 'Pending';
+    odd.billing.address.country = 'Netherlands';
+    const request = JSON.parse(checkoutRequestJson());
+    request.billing.address.country = 'Netherlands';
+    const post = checkoutPost('json', JSON.stringify(request), JSON.stringify(odd));
+    expect(judged(post).failing).toEqual([
+      'checkout.country-code@request',
+      'checkout.country-code@response',
+      'checkout.payment-url@response',
+      'checkout.status.known@response',
+      'checkout.status.open@response',
+    ]);
+    const masked = recorded(post, ['PaymentUrl', 'Country', 'Status']);
+    expect(masked.response?.body?.text).toContain('"paymentUrl":"[Filtered]"');
+    const fromRecording = judged(masked);
+    expect(fromRecording.failing).toEqual([]);
+    for (const rule of ['checkout.payment-url', 'checkout.status.known', 'checkout.country-code'])
+      expect(fromRecording.tested.has(`${rule}@response`), rule).toBe(false);
+    expect(fromRecording.tested.has('checkout.country-code@request')).toBe(false);
+  });
+
+  it('leave a PaymentUrl masked in part judged as the URL it was', () => {
+    const post = checkoutPost(
+      'json',
+      undefined,
+      JSON.stringify({ ...JSON.parse(checkoutResponseJson()), paymentUrl: 'https://pay.test/start?token=abc' }),
+    );
+    const masked = recorded(post);
+    expect(masked.response?.body?.text).toContain('token=[Filtered]');
+    const fromRecording = judged(masked);
+    expect(fromRecording.failing).toEqual([]);
+    expect(fromRecording.tested.has('checkout.payment-url@response')).toBe(true);
+  });
+});
