@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobsFor } from '../../src/recording/judge-recordings.js';
 import { partitionKeyOfLine } from '../../src/recording/line-route.js';
 import type { Exchange } from '../../src/validate/exchange.js';
 import { runCli } from '../helpers/cli.js';
@@ -58,6 +59,18 @@ async function expectAlikeOnOneAndTwoThreads(file: string, name: string): Promis
 }
 
 describe('validate over worker threads', () => {
+  it('judges on threads only recordings large enough to repay starting them, one per core up to four', () => {
+    const MiB = 1024 * 1024;
+    // On two cores the threads share them with this one and the compiler: one thread is faster up to ~64 MB.
+    expect(jobsFor(undefined, 48 * MiB, 2)).toBe(1);
+    expect(jobsFor(undefined, 64 * MiB, 2)).toBe(2);
+    expect(jobsFor(undefined, 48 * MiB, 8)).toBe(4);
+    expect(jobsFor(undefined, 8 * MiB, 8)).toBe(1);
+    // Standard input has no size; --jobs wins over any size.
+    expect(jobsFor(undefined, undefined, 8)).toBe(1);
+    expect(jobsFor(3, 1, 2)).toBe(3);
+  });
+
   it('reads the partition key from a recorded line without parsing it', () => {
     expect(partitionKeyOfLine('{"request":{"method":"GET","url":"https://s.test/v2/checkout/Ab9?x=1#y"}}')).toBe('Ab9');
     expect(partitionKeyOfLine('{"request":{"url" : "https://s.test/v2/files/Zz/"}}')).toBe('Zz');
