@@ -1,16 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  ftruncateSync,
-  mkdirSync,
-  openSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, ftruncateSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { makeFolders } from './make-folders.js';
 
 // Every file print-conformance writes: reports, summaries, recordings. Output folders are often
 // shared (/tmp, a CI workspace): whoever can write one must not be able to make a run write where
@@ -32,7 +23,7 @@ function temporaryName(file: string): string {
  * so an interrupted run never leaves half a file, nor the last run's posing as this one's.
  */
 export function writeFileWhole(file: string, text: string | Uint8Array): void {
-  mkdirSync(dirname(file), { recursive: true });
+  makeFolders(dirname(file));
   const temporary = temporaryName(file);
   let fd: number | undefined;
   try {

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Stage, Status } from 'allure-js-commons';
 import { ReporterRuntime } from 'allure-js-commons/sdk/reporter';
 import { ruleById } from '../contract/rules.js';
 import type { FormatResult, RuleResult, RunResult } from '../findings/types.js';
+import { makeFolders } from '../output/make-folders.js';
 import { allureEnvironment, allureExecutor } from './allure-environment.js';
 import { allureLabels } from './allure-labels.js';
 import { StagingWriter } from './allure-staging-writer.js';
@@ -96,7 +97,7 @@ function writeInto(result: RunResult, folder: string): void {
  * Allure files with them: an interrupted run leaves the folder as it was.
  */
 export function writeAllureResults(result: RunResult, resultsDir: string): void {
-  mkdirSync(resultsDir, { recursive: true });
+  makeFolders(resultsDir);
   const staging = mkdtempSync(join(resultsDir, '.writing-'));
   try {
     writeInto(result, staging);

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startProxy } from '../../proxy/proxy-server.js';
+import { makeFolders } from '../../src/output/make-folders.js';
 import { openOutputFile, writeFileWhole } from '../../src/output/output-file.js';
 import { runCli, startListeningCli } from '../helpers/cli.js';
 import { serverErrorRecording } from '../helpers/server-error-recording.js';
@@ -128,4 +129,36 @@ describe('output files and planted links', () => {
     // Nothing left behind.
     expect(readdirSync(folder)).toEqual(['report.txt']);
   });
+});
+
+describe('output folders that cannot be made', () => {
+  it('makes the folders missing above an output, and refuses one under a file', () => {
+    makeFolders(join(folder, 'a', 'b', 'c'));
+    expect(lstatSync(join(folder, 'a', 'b', 'c')).isDirectory()).toBe(true);
+    writeFileSync(join(folder, 'file'), 'x');
+    expect(() => makeFolders(join(folder, 'file', 'sub'))).toThrow(/ENOTDIR/);
+  });
+
+  // Node's own recursive mkdir retries for ever where the system answers ENOENT under a folder
+  // that exists, as procfs does: the command spun at full CPU. Run as a child, so a regression
+  // is killed by the time limit instead of hanging the test run.
+  it.runIf(process.platform === 'linux')(
+    'says in one line, exit 2, that a report folder under /proc cannot be made, for every output option',
+    async () => {
+      const made = serverErrorRecording('proc-folders');
+      const { recording } = made;
+      for (const args of [
+        ['--report-dir', '/proc/print-conformance-x'],
+        ['--report-dir', '/proc/print-conformance-x/y'],
+        ['--report-dir', folder, '--junit', '/proc/print-conformance-x/junit.xml'],
+        ['--report-dir', folder, '--allure-dir', '/proc/print-conformance-x/allure'],
+      ]) {
+        const run = await runCli(['validate', recording, ...args], { timeoutMs: 20_000 });
+        expect(run.code, args.join(' ')).toBe(2);
+        expect(run.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+        expect(run.stderr).toMatch(/^print-conformance: --(report-dir|junit|allure-dir) \/proc\/print-conformance-x/);
+      }
+      rmSync(made.folder, { recursive: true, force: true });
+    },
+  );
 });
