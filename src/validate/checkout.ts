@@ -25,6 +25,15 @@ function breaksMustRule(out: Judging, side: 'request' | 'response'): boolean {
 }
 
 /**
+ * Answers that refuse what a set-up says, as against where it was sent or who sent it: an unknown
+ * or stale code (404, 410), credentials (401, 403: also "not allowed in the current state" on the
+ * real service), a method or a conflict with the order's state are no judgement of the set-up.
+ */
+function refusesContent(status: number): boolean {
+  return status === 400 || status === 406 || status === 413 || status === 415 || status === 422 || status >= 500;
+}
+
+/**
  * A set-up that breaks no must rule, refused all the same: an XML one is a service that does not
  * take XML (format.xml-request), and one whose ReturnUrl lies in range a service that miscounts it
  * (checkout.return-url.length). Traffic shows these; the suite's own probes say them more exactly.
@@ -88,10 +97,12 @@ export function checkCheckout(
 
   // A set-up that breaks no must rule is one the service must take: its refusal is the service's fault.
   const sound = isPost && read.request !== undefined && !returnUrlMasked && !breaksMustRule(out, 'request');
-  if (sound) out.facts.requestSound = true;
+  // Evidence that the service takes sound set-ups comes only from answers about the set-up itself.
+  if (sound && (!response || response.status < 400 || refusesContent(response.status))) out.facts.requestSound = true;
 
   if (!response || response.status < 200 || response.status >= 300) {
-    if (sound && response && response.status >= 400) refusedSetUp(read, requestModel, response.status, out);
+    if (sound && response && response.status >= 400 && refusesContent(response.status))
+      refusedSetUp(read, requestModel, response.status, out);
     return;
   }
 

@@ -163,6 +163,19 @@ describe('format.xml-request', () => {
     const tooShort = checkoutRequestXml().replace(/<ReturnUrl>[^<]*</, '<ReturnUrl>a://<');
     expect(tested(checkoutPost('xml', tooShort, error, 400))).toHaveLength(0);
   });
+
+  it('blames no refusal on the set-up when the answer is about its code or its credentials', () => {
+    const error = '<Error><Message>no such checkout</Message></Error>';
+    const tested = (exchange: Exchange) =>
+      judgeExchange(exchange).tested.filter((t) => t.side === 'response' && /xml-request|return-url/.test(t.rule));
+    for (const status of [401, 403, 404, 405, 409, 410, 429]) {
+      for (const format of ['xml', 'json'] as const) {
+        const exchange = checkoutPost(format, undefined, format === 'xml' ? error : '{"message":"no"}', status);
+        expect(failing(exchange), `${format} ${status}`).toEqual([]);
+        expect(tested(exchange), `${format} ${status}`).toEqual([]);
+      }
+    }
+  });
 });
 
 describe('http.no-server-error', () => {
