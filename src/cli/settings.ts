@@ -116,13 +116,26 @@ function fromPlace(entries: ConfigEntry[], spec: OptionSpec, baseFolder: string 
   return out;
 }
 
-function fromEnvironment(command: string, known: Set<string>, env: NodeJS.ProcessEnv): Values {
+/**
+ * A yes/no option's value in the environment, spelt as CI systems and shells spell it. yargs reads
+ * anything but "true" as false, so PRINT_CONFORMANCE_STRICT=1 would silently turn --strict off.
+ */
+function switchOf(variable: string, value: string): boolean {
+  if (/^(?:true|1|yes|on)$/i.test(value.trim())) return true;
+  if (/^(?:false|0|no|off)?$/i.test(value.trim())) return false;
+  throw new UsageError(`${variable}=${value} is not a yes/no value; give true or false (also 1/0, yes/no, on/off)`);
+}
+
+function fromEnvironment(command: string, spec: OptionSpec, env: NodeJS.ProcessEnv): Values {
   const out: Values = {};
-  for (const option of known) {
-    const own = env[`${ENV_PREFIX}${envName(command)}_${envName(option)}`];
-    const shared = command === 'serve' ? undefined : env[`${ENV_PREFIX}${envName(option)}`];
+  for (const option of spec.names) {
+    const ownName = `${ENV_PREFIX}${envName(command)}_${envName(option)}`;
+    const sharedName = `${ENV_PREFIX}${envName(option)}`;
+    const own = env[ownName];
+    const shared = command === 'serve' ? undefined : env[sharedName];
     const value = own ?? shared;
-    if (value !== undefined) out[option] = value;
+    if (value === undefined) continue;
+    out[option] = spec.boolean.has(option) ? switchOf(own !== undefined ? ownName : sharedName, value) : value;
   }
   return out;
 }
@@ -138,7 +151,7 @@ export function withSettings<T>(y: Argv<T>, command: (typeof COMMANDS)[number], 
   const values: Values = {
     ...(command === 'serve' ? {} : fromPlace(config?.top ?? [], spec, base)),
     ...fromPlace(config?.sections[command] ?? [], spec, base),
-    ...fromEnvironment(command, spec.names, env),
+    ...fromEnvironment(command, spec, env),
   };
   return Object.keys(values).length > 0 ? y.config(values) : y;
 }

@@ -70,6 +70,20 @@ describe('settings', () => {
     expect(bad.stderr).toBe('print-conformance: --client-timeout needs a number of at least 0\n');
   });
 
+  it('reads a yes/no option from the environment as CI systems spell it, and refuses any other value', async () => {
+    const isJson = async (value: string) => {
+      const result = await runCli(['rules'], { env: { PRINT_CONFORMANCE_RULES_JSON: value } });
+      return result.stdout.trimStart().startsWith('[') || result.stdout.trimStart().startsWith('{');
+    };
+    for (const value of ['1', 'yes', 'TRUE', 'on']) expect(await isJson(value), value).toBe(true);
+    for (const value of ['0', 'no', 'false', 'off']) expect(await isJson(value), value).toBe(false);
+    const bad = await runCli(['rules'], { env: { PRINT_CONFORMANCE_RULES_JSON: 'maybe' } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(
+      'print-conformance: PRINT_CONFORMANCE_RULES_JSON=maybe is not a yes/no value; give true or false (also 1/0, yes/no, on/off)\n',
+    );
+  });
+
   it('keeps a client token out of serve: serve reads only PRINT_CONFORMANCE_SERVE_*', async () => {
     const open = await startListeningCli(['serve'], { env: { PRINT_CONFORMANCE_TOKEN: 'client-token' } });
     const guarded = await startListeningCli(['serve'], { env: { PRINT_CONFORMANCE_SERVE_TOKEN: 'service-token' } });
