@@ -35,6 +35,12 @@ export interface ExchangeFacts {
   countryMember: boolean;
   /** A checkout request carrying a Country. */
   requestCountry: boolean;
+  /**
+   * A ReturnUrl, or a Country, sent or answered but masked by the recording (a token, --redact):
+   * its rule was exercised, but the exchange is no evidence for it (see isMasked).
+   */
+  returnUrlMasked: boolean;
+  countryMasked: boolean;
   /** A request whose URL client.given-urls can judge: misshaped, or related to an order answer seen. */
   givenUrlJudged: boolean;
   /** A GET whose checkout an earlier POST in the same traffic set up. */
@@ -63,6 +69,8 @@ export function noFacts(kind: ExchangeKind): ExchangeFacts {
     paymentUrlMember: false,
     countryMember: false,
     requestCountry: false,
+    returnUrlMasked: false,
+    countryMasked: false,
     givenUrlJudged: false,
     afterPost: false,
     getAfterSetUp: false,

@@ -208,7 +208,7 @@ const CATALOG = [
     evidence: {
       exercised: {
         what: 'POST checkout sending a ReturnUrl',
-        by: (f) => f.kind === 'POST checkout' && f.returnUrlSent,
+        by: (f) => f.kind === 'POST checkout' && (f.returnUrlSent || f.returnUrlMasked),
       },
       what: 'a POST checkout sending a ReturnUrl, and its answer',
       kinds: POST_CHECKOUT,
@@ -321,7 +321,10 @@ const CATALOG = [
     formats: 'both',
     writes: false,
     evidence: {
-      exercised: { what: 'Country, sent or answered', by: (f) => f.requestCountry || f.countryMember },
+      exercised: {
+        what: 'Country, sent or answered',
+        by: (f) => f.requestCountry || f.countryMember || f.countryMasked,
+      },
       what: 'a checkout request or accepted answer carrying a Country',
       kinds: CHECKOUT,
       request: (f) => f.kind === 'POST checkout' && f.requestCountry,

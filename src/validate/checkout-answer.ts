@@ -166,6 +166,7 @@ export interface AnswerReading {
   statusMember: boolean;
   paymentUrlMember: boolean;
   countryMember: boolean;
+  countryMasked: boolean;
   /** The set-up the answer states, to be compared with what was sent. */
   answered: CheckoutSetUp;
 }
@@ -185,6 +186,7 @@ export function applyAnswerReading(reading: AnswerReading, out: Judging): Checko
   if (reading.statusMember) out.facts.statusMember = true;
   if (reading.paymentUrlMember) out.facts.paymentUrlMember = true;
   if (reading.countryMember) out.facts.countryMember = true;
+  if (reading.countryMasked) out.facts.countryMasked = true;
   return reading.answered;
 }
 
@@ -248,6 +250,7 @@ function readAnswer(document: Document, isPost: boolean): AnswerReading {
 
   const country = given('/billing/address/country', isMasked);
   if (country !== undefined) out.facts.countryMember = true;
+  else if (stringAt(model, '/billing/address/country') !== undefined) out.facts.countryMasked = true;
   if (country !== undefined && !isCountryCode(country)) {
     out.add(
       'checkout.country-code',
@@ -262,6 +265,7 @@ function readAnswer(document: Document, isPost: boolean): AnswerReading {
     statusMember: out.facts.statusMember === true,
     paymentUrlMember: out.facts.paymentUrlMember === true,
     countryMember: out.facts.countryMember === true,
+    countryMasked: out.facts.countryMasked === true,
     answered: setUpOf(model),
   };
 }

@@ -77,7 +77,11 @@ export function checkCheckoutRequest(model: unknown, format: Document['format'],
       );
   }
   const country = memberOf(address, 'country');
-  if (typeof country !== 'string' || isMasked(country)) return;
+  if (typeof country !== 'string') return;
+  if (isMasked(country)) {
+    out.facts.countryMasked = true;
+    return;
+  }
   out.facts.requestCountry = true;
   if (!isCountryCode(country))
     out.add(

@@ -83,6 +83,7 @@ export function checkCheckout(
     returnUrlMasked = sentUrl !== undefined && isMasked(sentUrl);
     const returnUrl = returnUrlMasked ? undefined : sentUrl;
     if (returnUrl !== undefined) out.facts.returnUrlSent = true;
+    if (returnUrlMasked) out.facts.returnUrlMasked = true;
     if (returnUrl !== undefined && !returnUrlLengthOk(returnUrl)) {
       returnUrlBad = true;
       out.facts.returnUrlOutOfRange = true;

@@ -19,6 +19,8 @@ const ALL: Required<ExchangeFacts> = {
   paymentUrlMember: true,
   countryMember: true,
   requestCountry: true,
+  returnUrlMasked: true,
+  countryMasked: true,
   givenUrlJudged: true,
   afterPost: true,
   getAfterSetUp: true,

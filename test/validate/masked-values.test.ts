@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ruleById } from '../../src/contract/rules.js';
 import { exchangeRedactor } from '../../src/redaction/index.js';
 import type { Exchange } from '../../src/validate/exchange.js';
 import { CheckoutState, judgeExchange } from '../../src/validate/index.js';
@@ -48,6 +49,10 @@ describe('values a recording masked', () => {
     expect(fromRecording.failing).toEqual([]);
     expect(fromRecording.tested.has('checkout.return-url.length@request')).toBe(false);
     expect(fromRecording.tested.has('checkout.return-url.length@response')).toBe(false);
+    // Exercised all the same: traffic whose every ReturnUrl was masked leaves the rule untested,
+    // never skipped as if no client had sent one.
+    const { facts } = judgeExchange(masked);
+    expect(ruleById('checkout.return-url.length').evidence.exercised?.by(facts)).toBe(true);
     // Accepted, a too long ReturnUrl is two findings live; masked, neither is claimed either way.
     const accepted = checkoutPost('json', request, response, 201);
     expect(judged(accepted).failing).toEqual([
@@ -103,6 +108,7 @@ describe('values a recording masked', () => {
     for (const rule of ['checkout.payment-url', 'checkout.status.known', 'checkout.country-code'])
       expect(fromRecording.tested.has(`${rule}@response`), rule).toBe(false);
     expect(fromRecording.tested.has('checkout.country-code@request')).toBe(false);
+    expect(ruleById('checkout.country-code').evidence.exercised?.by(judgeExchange(masked).facts)).toBe(true);
   });
 
   it('leave a PaymentUrl masked in part judged as the URL it was', () => {
