@@ -19,7 +19,9 @@ import {
 
 /** Characters of bare names: words, and what encoded or bracketed names are spelt with. */
 const NAME_CHAR = new Uint8Array(128);
-for (const char of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-%\\[]$') NAME_CHAR[CODE(char)] = 1;
+// "+" is a space in a form or query ("token+=…" is the name "token " to a server that trims it).
+for (const char of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-%\\[]$+')
+  NAME_CHAR[CODE(char)] = 1;
 const isNameChar = (code: number) => code < 128 && NAME_CHAR[code] === 1;
 
 /** Ends of bare values: after "=" (URLs, forms, attributes) and after "name:" in JSON and in text. */
@@ -34,6 +36,14 @@ for (const char of '<>\r\n') END_OF_LINE[CODE(char)] = 1;
 function bareEnd(text: string, start: number, ends: Uint8Array): number {
   for (let at = start; at < text.length; at += 1) {
     const code = text.charCodeAt(at);
+    // A character reference ("&#82;") is a character of the value, not the "&" between parameters.
+    if (code === AMPERSAND && text.charCodeAt(at + 1) === HASH_SIGN) {
+      const semicolon = text.indexOf(';', at);
+      if (semicolon > at && referenceStart(text, semicolon) === at) {
+        at = semicolon;
+        continue;
+      }
+    }
     if (code < 128 && ends[code] === 1) return at;
     if ((code === DOUBLE_QUOTE || code === SINGLE_QUOTE) && !escaped(text, at)) return at;
   }
@@ -81,7 +91,20 @@ function nameBefore(text: string, at: number): boolean {
   }
   let start = end;
   for (; start > 0; start -= 1) {
-    const code = text.charCodeAt(start - 1);
+    let code = text.charCodeAt(start - 1);
+    if (code === SEMICOLON) {
+      // An XML character reference is a character of the name ("&#116;oken" is "token" to an
+      // XML reader): read over it whole.
+      const reference = referenceStart(text, start - 1);
+      if (reference < 0) break;
+      for (let at = start - 1; at >= reference; at -= 1) {
+        code = text.charCodeAt(at);
+        hash = (hash + Math.imul(code, power)) & HASH_MASK;
+        power = Math.imul(power, 31) & HASH_MASK;
+      }
+      start = reference + 1;
+      continue;
+    }
     if (!isNameChar(code)) break;
     hash = (hash + Math.imul(code, power)) & HASH_MASK;
     power = Math.imul(power, 31) & HASH_MASK;
@@ -91,6 +114,31 @@ function nameBefore(text: string, at: number): boolean {
   nameQuoted = false;
   nameHashed = hash;
   return start < end;
+}
+
+const SEMICOLON = 0x3b;
+const AMPERSAND = 0x26;
+const HASH_SIGN = 0x23;
+const CHARACTER_REFERENCE = /&#(?:[0-9]{1,7}|[xX][0-9a-fA-F]{1,6})$/;
+
+/** Where the XML character reference ("&#116;", "&#x74;") ending in the ";" at `at` starts, or -1. */
+function referenceStart(text: string, at: number): number {
+  const from = Math.max(0, at - 10);
+  const match = CHARACTER_REFERENCE.exec(text.slice(from, at));
+  return match ? from + match.index : -1;
+}
+
+/**
+ * The width of an "=" escaped at `at` by JSON ("\u003d") or as an XML character reference
+ * ("&#61;", "&#x3D;"), or 0: a URL inside a JSON string or an XML text may spell its "=" so, and
+ * its readers read an "=".
+ */
+function escapedEquals(text: string, at: number): number {
+  if (text.charCodeAt(at) === 92) {
+    return text.startsWith('u003', at + 1) && (text.charCodeAt(at + 5) | 32) === 100 ? 6 : 0;
+  }
+  const match = /^&#(?:0*61|[xX]0*3[dD]);/.exec(text.slice(at, at + 12));
+  return match ? match[0].length : 0;
 }
 
 /** The start of the line `at` is on, and how far its first character is indented. */
@@ -232,15 +280,20 @@ export function maskNamedValues(text: string, names: SecretNames, cuts: Cut[] | 
   let colon = text.indexOf(':');
   let equals = text.indexOf('=');
   let percent = text.indexOf('%');
-  while (colon >= 0 || equals >= 0 || percent >= 0) {
-    // The nearest of the three; -1 (none left) is never nearest.
+  let backslash = text.indexOf('\\u003');
+  let reference = text.indexOf('&#');
+  while (colon >= 0 || equals >= 0 || percent >= 0 || backslash >= 0 || reference >= 0) {
+    // The nearest of them; -1 (none left) is never nearest.
     let at = colon;
     if (at < 0 || (equals >= 0 && equals < at)) at = equals;
     if (at < 0 || (percent >= 0 && percent < at)) at = percent;
+    if (at < 0 || (backslash >= 0 && backslash < at)) at = backslash;
+    if (at < 0 || (reference >= 0 && reference < at)) at = reference;
     const isColon = at === colon;
-    const width = at === percent ? encodedEquals(text, at) : 1;
+    const escaped = at === backslash || at === reference;
+    const width = at === percent ? encodedEquals(text, at) : escaped ? escapedEquals(text, at) : 1;
     let next = at + 1;
-    const named = width > 1 ? encodedNameBefore(text, at) : width > 0 && nameBefore(text, at);
+    const named = width > 1 && !escaped ? encodedNameBefore(text, at) : width > 0 && nameBefore(text, at);
     if (named && !(isColon && hostBefore(text))) {
       const secret = isColon
         ? names.isSecret(text, nameStart, nameEnd, nameHashed)
@@ -254,6 +307,8 @@ export function maskNamedValues(text: string, names: SecretNames, cuts: Cut[] | 
     if (colon >= 0 && colon < next) colon = text.indexOf(':', next);
     if (equals >= 0 && equals < next) equals = text.indexOf('=', next);
     if (percent >= 0 && percent < next) percent = text.indexOf('%', next);
+    if (backslash >= 0 && backslash < next) backslash = text.indexOf('\\u003', next);
+    if (reference >= 0 && reference < next) reference = text.indexOf('&#', next);
   }
   return cuts;
 }

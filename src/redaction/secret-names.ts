@@ -58,9 +58,16 @@ const PERCENT = /%([0-9a-f]{2})/gi;
 const JSON_ESCAPE = /\\u([0-9a-f]{4})|\\(.)/gi;
 const JSON_SIMPLE: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
+const CHARACTER_REFERENCE = /&#(?:([0-9]{1,7})|[xX]([0-9a-fA-F]{1,6}));/g;
+
 /** A name as compared: escapes decoded, lower case, letters and digits only. */
 export function normaliseName(raw: string): string {
   let name = raw;
+  if (name.includes('&#'))
+    name = name.replace(CHARACTER_REFERENCE, (_, decimal: string | undefined, hex: string | undefined) => {
+      const code = decimal ? Number.parseInt(decimal, 10) : Number.parseInt(hex as string, 16);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : '';
+    });
   if (name.includes('\\'))
     name = name.replace(JSON_ESCAPE, (_, hex: string | undefined, char: string | undefined) =>
       hex ? String.fromCharCode(Number.parseInt(hex, 16)) : (JSON_SIMPLE[char as string] ?? (char as string)),

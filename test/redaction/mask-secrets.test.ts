@@ -44,6 +44,31 @@ describe('masking secrets in text', () => {
     }
   });
 
+  it('masks parameters whose name or "=" is spelt as a JSON escape, an XML character reference or with a form\'s "+"', () => {
+    for (const text of [
+      `<ReturnUrl>https://shop.test/r?&#116;oken=${S}</ReturnUrl>`,
+      `<ReturnUrl>https://shop.test/r?&#x74;oken=${S}</ReturnUrl>`,
+      `<ReturnUrl>https://shop.test/r?a=1&amp;access&#95;token=${S}&amp;b=2</ReturnUrl>`,
+      `<ReturnUrl>https://shop.test/r?token&#61;${S}</ReturnUrl>`,
+      `<ReturnUrl>https://shop.test/r?token&#x3D;${S}&amp;b=2</ReturnUrl>`,
+      `{"returnUrl":"https://shop.test/r?token\\u003d${S}"}`,
+      `{"returnUrl":"https://shop.test/r?token\\u003D${S}&b=2"}`,
+      `https://shop.test/r?token+=${S}`,
+      `grant_type=x&client+secret=${S}`,
+    ]) {
+      const masked = redactText(text);
+      expect(masked, text).not.toContain(S);
+      expect(masked, text).toContain(REDACTED);
+    }
+    // A character reference within a value is part of it: none of the value is left.
+    expect(redactText(`<R>https://shop.test/r?token=Zq9&#45;s3cr3t&amp;b=2</R>`)).toBe(
+      `<R>https://shop.test/r?token=${REDACTED}&amp;b=2</R>`,
+    );
+    // Text that only looks alike keeps its characters.
+    for (const text of ['https://shop.test/r?a=1&b=2&c=3', '<R>AT&amp;T &#169; 2024 = ok</R>', 'a+b=c'])
+      expect(redactText(text)).toBe(text);
+  });
+
   it('masks JSON members whatever their spelling, value or place', () => {
     for (const text of [
       `{"client_secret":"${S}"}`,
