@@ -1,5 +1,13 @@
 import { jsonNamesNotLowerCase, xmlNamesNotPascalCase } from './casing.js';
-import { type Exchange, header, knownBytes, type MultipartPart, mediaParam, mediaType } from './exchange.js';
+import {
+  type Exchange,
+  header,
+  isMaskedWhole,
+  knownBytes,
+  type MultipartPart,
+  mediaParam,
+  mediaType,
+} from './exchange.js';
 import type { ReadBodies } from './format.js';
 import type { Judging } from './judging.js';
 import { describeStart, FILE_TYPE_NAMES, type FileKind, fileKindOf, UPLOAD_MEDIA_TYPES } from './magic.js';
@@ -116,7 +124,9 @@ export function checkUpload(exchange: Exchange, read: ReadBodies, out: Judging):
     out.add('upload.response.schema', 'response', problem.message, path);
   }
 
-  const fileType = stringAt(model, '/fileType');
+  // A FileType the recording masked (--redact FileType) says nothing of the file (see isMasked).
+  const answeredType = stringAt(model, '/fileType');
+  const fileType = answeredType !== undefined && isMaskedWhole(answeredType) ? undefined : answeredType;
   const kind = fileKindOf(sent.file?.head);
   if (fileType !== undefined && kind) out.facts.fileTypeComparable = true;
   if (fileType !== undefined && kind && !FILE_TYPE_NAMES[kind].includes(fileType.toUpperCase())) {

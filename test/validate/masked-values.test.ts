@@ -3,7 +3,19 @@ import { ruleById } from '../../src/contract/rules.js';
 import { exchangeRedactor } from '../../src/redaction/index.js';
 import type { Exchange } from '../../src/validate/exchange.js';
 import { CheckoutState, judgeExchange } from '../../src/validate/index.js';
-import { checkoutGet, checkoutPost, checkoutRequestJson, checkoutResponseJson } from '../helpers/exchanges.js';
+import {
+  checkoutGet,
+  checkoutPost,
+  checkoutRequestJson,
+  checkoutRequestXml,
+  checkoutResponseJson,
+  checkoutResponseXml,
+  JPEG_BYTES,
+  uploadPost,
+  uploadResultJson,
+  uploadResultXml,
+  XML_TYPE,
+} from '../helpers/exchanges.js';
 
 // A recording masks secrets (tokens in URLs, members named by --redact) before it is written, and
 // validate judges what was written. A rule about a value's length, or about its being the same as
@@ -122,5 +134,26 @@ describe('values a recording masked', () => {
     const fromRecording = judged(masked);
     expect(fromRecording.failing).toEqual([]);
     expect(fromRecording.tested.has('checkout.payment-url@response')).toBe(true);
+  });
+
+  it('leave a number, an object or a FileType masked whole (--redact Amount, Address, FileType) unjudged for its type', () => {
+    const names = ['Amount', 'Address', 'FileType'];
+    const odd = JSON.parse(checkoutResponseJson());
+    odd.amount = 'twenty';
+    const wrong = checkoutPost('json', undefined, JSON.stringify(odd));
+    expect(judged(wrong).failing).toEqual(['checkout.response.schema@response']);
+    for (const post of [checkoutPost('json'), checkoutPost('xml', checkoutRequestXml(), checkoutResponseXml())]) {
+      const masked = recorded(post, names);
+      expect(masked.response?.body?.text).toMatch(/"amount":\s*"\[Filtered\]"|<Amount>\[Filtered\]<\/Amount>/);
+      expect(judged(masked).failing, post.request.body?.text?.slice(0, 20)).toEqual([]);
+    }
+    // A JPEG answered as a PDF is a finding live; with FileType masked, the recording shows nothing either way.
+    for (const answer of [uploadResultJson('PDF'), uploadResultXml('PDF')]) {
+      const upload = uploadPost('image/jpeg', JPEG_BYTES, answer, 200, answer.startsWith('<') ? XML_TYPE : undefined);
+      expect(judged(upload).failing).toEqual(['upload.file-type@response']);
+      const masked = judged(recorded(upload, names));
+      expect(masked.failing).toEqual([]);
+      expect(masked.tested.has('upload.file-type@response')).toBe(false);
+    }
   });
 });
