@@ -4,6 +4,7 @@ import { findingRedactor, redactText } from '../redaction/index.js';
 import type { Exchange } from '../validate/exchange.js';
 import { mergeTallies, Tally, type TallyData } from '../validate/tally.js';
 import { judgeTraffic, TrafficState } from '../validate/traffic.js';
+import { withRecordedFindings } from './recorded-findings.js';
 
 // Judges recorded exchanges one line at a time into a tally: per rule, the exchanges that could have
 // broken it, those that did, and the first few of those. Traffic is judged on both sides: a client
@@ -71,7 +72,9 @@ export class RecordingJudge {
       if (learnOnly) return;
       if (sorted.scope.kind === 'order') this.tally.order();
       if (sorted.scope.kind === 'outside') this.tally.outside(sorted.scope.reason);
-      const judged = sorted.judgement;
+      const judged = sorted.judgement
+        ? withRecordedFindings(exchange, (exchange as { violations?: unknown }).violations, sorted.judgement)
+        : undefined;
       if (!judged) return;
       // Messages quote what was sent (a ReturnUrl, the start of a broken body): redacted as the
       // proxy redacts them where they are made (the same few messages come again and again).

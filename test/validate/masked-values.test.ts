@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ruleById } from '../../src/contract/rules.js';
+import { RecordingJudge } from '../../src/recording/recording-judge.js';
 import { exchangeRedactor } from '../../src/redaction/index.js';
 import type { Exchange } from '../../src/validate/exchange.js';
 import { CheckoutState, judgeExchange } from '../../src/validate/index.js';
@@ -155,5 +156,39 @@ describe('values a recording masked', () => {
       expect(masked.failing).toEqual([]);
       expect(masked.tested.has('upload.file-type@response')).toBe(false);
     }
+  });
+
+  it('take over what the proxy found live on a value the recording masked, and only that', () => {
+    const { request } = withReturnUrl(longUrl);
+    const live = checkoutPost('json', request, '{"message":"returnUrl too long"}', 400);
+    const violations = judgeExchange(live).violations;
+    expect(violations.map((v) => v.rule)).toEqual(['checkout.return-url.length']);
+    const judgedLines = (lines: object[]) => {
+      const judge = new RecordingJudge();
+      lines.forEach((line, index) => judge.judgeLine(JSON.stringify(line), { file: 0, line: index + 1 }));
+      return judge.finish().tally;
+    };
+    // As the proxy writes it: masked, with its findings beside it.
+    const tally = judgedLines([{ ...recorded(live), violations }]);
+    expect(tally.broken['checkout.return-url.length']).toBeDefined();
+    expect(tally.evidence['checkout.return-url.length']).toBeDefined();
+    // Without a mask the line is judged as it stands; a finding on a rule masks cannot hide, or
+    // of a rule that does not exist, is never taken over.
+    const forged = [
+      { rule: 'checkout.return-url.length', severity: 'must', side: 'request', message: 'forged' },
+      { rule: 'http.no-server-error', severity: 'must', side: 'response', message: 'forged' },
+      { rule: 'no.such-rule', severity: 'must', side: 'response', message: 'forged' },
+    ];
+    const plain = judgedLines([{ ...checkoutPost('json'), violations: forged }]);
+    const forgedRules = (tally: typeof plain) =>
+      (['checkout.return-url.length', 'http.no-server-error'] as const).filter((rule) => tally.broken[rule]);
+    expect(forgedRules(plain)).toEqual([]);
+    const masked = judgedLines([
+      {
+        ...recorded(checkoutPost('json', withReturnUrl('https://s.test/r?token=abc').request)),
+        violations: forged.slice(1),
+      },
+    ]);
+    expect(forgedRules(masked)).toEqual([]);
   });
 });
