@@ -165,7 +165,7 @@ describe('values a recording masked', () => {
     expect(violations.map((v) => v.rule)).toEqual(['checkout.return-url.length']);
     const judgedLines = (lines: object[]) => {
       const judge = new RecordingJudge();
-      lines.forEach((line, index) => judge.judgeLine(JSON.stringify(line), { file: 0, line: index + 1 }));
+      for (const [index, line] of lines.entries()) judge.judgeLine(JSON.stringify(line), { file: 0, line: index + 1 });
       return judge.finish().tally;
     };
     // As the proxy writes it: masked, with its findings beside it.
