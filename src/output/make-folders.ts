@@ -11,9 +11,9 @@ export function makeFolders(folder: string): void {
   const missing: string[] = [];
   for (let at = resolve(folder); ; ) {
     try {
-      statSync(at);
-      // It exists: a file there makes the next mkdir fail with ENOTDIR, as it should.
-      break;
+      if (statSync(at).isDirectory()) break;
+      // A file where a folder should be, as mkdir -p refuses it.
+      throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${at}'`), { code: 'ENOTDIR', path: at });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }

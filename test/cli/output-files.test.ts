@@ -137,6 +137,7 @@ describe('output folders that cannot be made', () => {
     expect(lstatSync(join(folder, 'a', 'b', 'c')).isDirectory()).toBe(true);
     writeFileSync(join(folder, 'file'), 'x');
     expect(() => makeFolders(join(folder, 'file', 'sub'))).toThrow(/ENOTDIR/);
+    expect(() => makeFolders(join(folder, 'file'))).toThrow(/ENOTDIR/);
   });
 
   // Node's own recursive mkdir retries for ever where the system answers ENOENT under a folder
