@@ -68,8 +68,9 @@ export function proxyVerdict(facts: SessionFacts): ProxyVerdict {
     context,
     rules,
     tally: data,
-    ...(facts.command ? { command: facts.command } : {}),
-    ...(exitCode !== exitCodeOf(rules) ? { exitCode } : {}),
+    // A session around a command states its verdict and its final code whatever they are (CLI.md).
+    ...(facts.command ? { command: { ...facts.command, verdict: ownCode } } : {}),
+    ...(facts.command || exitCode !== exitCodeOf(rules) ? { exitCode } : {}),
   });
   const notReached = traffic.notReachedLines();
   const counts = [`${traffic.seen} exchanges`, `${traffic.reached} reached the target`];

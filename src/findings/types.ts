@@ -160,6 +160,8 @@ export interface WrappedCommand {
   command: string;
   /** The command's exit code; a signal's name when one ended it. */
   exitCode: number | string;
+  /** The proxy's own verdict on the session: 0 held, 1 failed, 2 could not be made or is incomplete. */
+  verdict?: number;
 }
 
 export interface RunResult {

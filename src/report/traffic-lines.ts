@@ -75,6 +75,7 @@ export function commandLine(result: RunResult): string | undefined {
   // The command is shown as inline code: a backtick of its own would end that early.
   const command = result.command.command.replace(/`/g, "'");
   const ended = typeof exitCode === 'number' ? `exited ${exitCode}` : `was ended by ${exitCode}`;
-  const verdict = exitCodeOf(result.rules);
-  return `Command \`${command}\` ${ended}; the proxy's verdict: ${verdict === 0 ? 'held' : 'failed'} (${verdict}); the session exits ${exitCodeOfResult(result)}`;
+  const verdict = result.command.verdict ?? exitCodeOf(result.rules);
+  const said = verdict === 0 ? 'held' : verdict === 1 ? 'failed' : 'the run could not be made or is incomplete';
+  return `Command \`${command}\` ${ended}; the proxy's verdict: ${said} (${verdict}); the session exits ${exitCodeOfResult(result)}`;
 }

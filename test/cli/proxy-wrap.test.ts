@@ -79,6 +79,8 @@ describe('print-conformance proxy -- COMMAND', () => {
       ...NARROW,
       '--summary-md',
       summary,
+      '--json-report',
+      join(folder, 'bad.json'),
       '--',
       process.execPath,
       client('bad', {
@@ -87,6 +89,11 @@ describe('print-conformance proxy -- COMMAND', () => {
     ]);
     expect(result.stderr).toMatch(/FAIL {6}checkout\.return-url\.length +must/);
     expect(result.code).toBe(1);
+    // Every report states the command's code, the proxy's verdict and the final code, also when
+    // the final code is the verdict's own.
+    const json = JSON.parse(readFileSync(join(folder, 'bad.json'), 'utf8'));
+    expect(json.command).toMatchObject({ exitCode: 0, verdict: 1 });
+    expect(json.exitCode).toBe(1);
     expect(readFileSync(summary, 'utf8')).toMatch(
       /\| `checkout\.return-url\.length` \| must \| ❌ failed \| \[json\] request: /,
     );
@@ -118,9 +125,29 @@ describe('print-conformance proxy -- COMMAND', () => {
     expect(markdown).not.toContain('✅');
     expect(markdown).toContain('exit code 3');
     const json = JSON.parse(readFileSync(results, 'utf8'));
-    expect(json.command).toMatchObject({ exitCode: 3 });
+    expect(json.command).toMatchObject({ exitCode: 3, verdict: 0 });
     expect(json.exitCode).toBe(3);
     expect(json.summary.failed).toBe(0);
+  });
+
+  it('says the run could not be made, not that it held, when the failing command sent nothing', async () => {
+    const summary = join(folder, 'nothing.md');
+    const result = await runCli([
+      'proxy',
+      '--target',
+      service.baseUrl,
+      '--summary-md',
+      summary,
+      '--',
+      process.execPath,
+      '-e',
+      'process.exit(3)',
+    ]);
+    expect(result.code).toBe(3);
+    const said = /the proxy's verdict: the run could not be made or is incomplete \(2\); the session exits 3/;
+    expect(result.stderr).toMatch(said);
+    expect(result.stderr).not.toMatch(/verdict: held/);
+    expect(readFileSync(summary, 'utf8')).toMatch(said);
   });
 
   it('hands the command its arguments as given, without a shell', async () => {
