@@ -48,7 +48,7 @@ function recordedFinding(value: unknown): Violation | undefined {
 
 /** `judged`, with the recorded findings on rules that the exchange's masks kept from being judged again. */
 export function withRecordedFindings(exchange: Exchange, recorded: unknown, judged: Judgement): Judgement {
-  if (!Array.isArray(recorded) || recorded.length === 0 || !holdsMask(exchange)) return judged;
+  if (!Array.isArray(recorded) || recorded.length === 0) return judged;
   const found = new Set(judged.violations.map((v) => `${v.rule}@${v.side}`));
   const taken: Violation[] = [];
   for (const value of recorded) {
@@ -59,7 +59,8 @@ export function withRecordedFindings(exchange: Exchange, recorded: unknown, judg
     found.add(key);
     taken.push(finding);
   }
-  if (taken.length === 0) return judged;
+  // Most recorded findings are found again: the bodies are searched for masks only when one is not.
+  if (taken.length === 0 || !holdsMask(exchange)) return judged;
   const tested = [...judged.tested];
   for (const { rule, side } of taken)
     if (!tested.some((t) => t.rule === rule && t.side === side))
