@@ -41,6 +41,12 @@ export interface ExchangeFacts {
    */
   returnUrlMasked: boolean;
   countryMasked: boolean;
+  /**
+   * A request or answer with a member the recording masked whole, whose type and shape were
+   * therefore not judged: no evidence for its schema rule.
+   */
+  requestShapeMasked: boolean;
+  responseShapeMasked: boolean;
   /** A request whose URL client.given-urls can judge: misshaped, or related to an order answer seen. */
   givenUrlJudged: boolean;
   /** A GET whose checkout an earlier POST in the same traffic set up. */
@@ -71,6 +77,8 @@ export function noFacts(kind: ExchangeKind): ExchangeFacts {
     requestCountry: false,
     returnUrlMasked: false,
     countryMasked: false,
+    requestShapeMasked: false,
+    responseShapeMasked: false,
     givenUrlJudged: false,
     afterPost: false,
     getAfterSetUp: false,

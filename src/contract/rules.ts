@@ -139,7 +139,10 @@ const CATALOG = [
       what: 'an accepted POST checkout answer whose body could be read',
       kinds: POST_CHECKOUT,
       response: (f) =>
-        f.kind === 'POST checkout' && f.accepted && (f.responseDocument !== undefined || f.responseEmpty),
+        f.kind === 'POST checkout' &&
+        f.accepted &&
+        (f.responseDocument !== undefined || f.responseEmpty) &&
+        !f.responseShapeMasked,
     },
   },
   {
@@ -285,7 +288,11 @@ const CATALOG = [
     evidence: {
       what: 'an accepted GET checkout answer',
       kinds: GET_CHECKOUT,
-      response: (f) => f.kind === 'GET checkout' && f.accepted && (f.responseDocument !== undefined || f.responseEmpty),
+      response: (f) =>
+        f.kind === 'GET checkout' &&
+        f.accepted &&
+        (f.responseDocument !== undefined || f.responseEmpty) &&
+        !f.responseShapeMasked,
     },
   },
   {
@@ -411,7 +418,11 @@ const CATALOG = [
     evidence: {
       what: 'an accepted upload answer whose body could be read',
       kinds: UPLOAD,
-      response: (f) => f.kind === 'POST files' && f.accepted && (f.responseDocument !== undefined || f.responseEmpty),
+      response: (f) =>
+        f.kind === 'POST files' &&
+        f.accepted &&
+        (f.responseDocument !== undefined || f.responseEmpty) &&
+        !f.responseShapeMasked,
     },
   },
   {
@@ -517,7 +528,7 @@ const CATALOG = [
     evidence: {
       what: 'the JSON or XML body of a POST checkout',
       kinds: POST_CHECKOUT,
-      request: (f) => f.kind === 'POST checkout' && f.requestDocument !== undefined,
+      request: (f) => f.kind === 'POST checkout' && f.requestDocument !== undefined && !f.requestShapeMasked,
     },
   },
   {

@@ -167,6 +167,7 @@ export interface AnswerReading {
   paymentUrlMember: boolean;
   countryMember: boolean;
   countryMasked: boolean;
+  shapeMasked: boolean;
   /** The set-up the answer states, to be compared with what was sent. */
   answered: CheckoutSetUp;
 }
@@ -187,6 +188,7 @@ export function applyAnswerReading(reading: AnswerReading, out: Judging): Checko
   if (reading.paymentUrlMember) out.facts.paymentUrlMember = true;
   if (reading.countryMember) out.facts.countryMember = true;
   if (reading.countryMasked) out.facts.countryMasked = true;
+  if (reading.shapeMasked) out.facts.responseShapeMasked = true;
   return reading.answered;
 }
 
@@ -197,7 +199,10 @@ function readAnswer(document: Document, isPost: boolean): AnswerReading {
   checkTax(document, out);
 
   const model = modelOf(document, 'checkout');
-  for (const problem of schemaProblems(model, 'checkout', document.format)) {
+  const shapeMasked = () => {
+    out.facts.responseShapeMasked = true;
+  };
+  for (const problem of schemaProblems(model, 'checkout', document.format, shapeMasked)) {
     const path = displayPath(problem.path, document.format);
     out.add(shapeRule, 'response', problem.message, path);
   }
@@ -266,6 +271,7 @@ function readAnswer(document: Document, isPost: boolean): AnswerReading {
     paymentUrlMember: out.facts.paymentUrlMember === true,
     countryMember: out.facts.countryMember === true,
     countryMasked: out.facts.countryMasked === true,
+    shapeMasked: out.facts.responseShapeMasked === true,
     answered: setUpOf(model),
   };
 }

@@ -38,7 +38,11 @@ export function checkCheckoutRequest(model: unknown, format: Document['format'],
     out.add(rule, 'request', `${at('/returnUrl')} is ${kindOf(returnUrl)}, expected a string`, at('/returnUrl'));
   const billing = memberOf(model, 'billing');
   // Masked whole by the recording (--redact Billing), its shape is not known (see isMasked).
-  if (!present(billing) || maskedWhole(billing)) return;
+  if (!present(billing)) return;
+  if (maskedWhole(billing)) {
+    out.facts.requestShapeMasked = true;
+    return;
+  }
   if (!isObject(billing)) {
     out.add(
       rule,
@@ -59,7 +63,11 @@ export function checkCheckoutRequest(model: unknown, format: Document['format'],
     );
   }
   const address = memberOf(billing, 'address');
-  if (!present(address) || maskedWhole(address)) return;
+  if (!present(address)) return;
+  if (maskedWhole(address)) {
+    out.facts.requestShapeMasked = true;
+    return;
+  }
   if (!isObject(address)) {
     out.add(
       rule,

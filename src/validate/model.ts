@@ -114,7 +114,13 @@ export function displayPath(pointer: string, format: Document['format']): string
 }
 
 /** The schema's failures on the model, each as a sentence naming the member as `format` writes it. */
-export function schemaProblems(model: unknown, schemaName: SchemaName, format: Document['format']): SchemaProblem[] {
+/** `masked`: told when a problem was left out because its value is the recording's mask. */
+export function schemaProblems(
+  model: unknown,
+  schemaName: SchemaName,
+  format: Document['format'],
+  masked?: () => void,
+): SchemaProblem[] {
   const validate = validatorFor(schemaName);
   if (validate(model)) return [];
   const problems: SchemaProblem[] = [];
@@ -122,7 +128,10 @@ export function schemaProblems(model: unknown, schemaName: SchemaName, format: D
     // A member the recording masked whole (--redact Amount, Address) stands as the mask's text,
     // whatever it was: its type or shape is not known from it (see isMasked).
     const at = stringAt(model, error.instancePath);
-    if (at !== undefined && isMaskedWhole(at)) continue;
+    if (at !== undefined && isMaskedWhole(at)) {
+      masked?.();
+      continue;
+    }
     const missing = error.keyword === 'required' ? `/${String(error.params.missingProperty)}` : '';
     problems.push({ path: `${error.instancePath}${missing}`, message: describeSchemaError(error, model, format) });
   }

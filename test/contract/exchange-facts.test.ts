@@ -21,6 +21,8 @@ const ALL: Required<ExchangeFacts> = {
   requestCountry: true,
   returnUrlMasked: true,
   countryMasked: true,
+  requestShapeMasked: true,
+  responseShapeMasked: true,
   givenUrlJudged: true,
   afterPost: true,
   getAfterSetUp: true,

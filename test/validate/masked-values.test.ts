@@ -99,6 +99,12 @@ describe('values a recording masked', () => {
     expect(judged(recorded(checkoutGet('json', response)), state).failing).toEqual([]);
   });
 
+  it('are compared when only one side holds a mask: a service that answers the mask text has not echoed', () => {
+    const { request } = withReturnUrl('https://shop.example.test/return?order=7');
+    const answered = JSON.stringify({ ...JSON.parse(checkoutResponseJson()), returnUrl: '[Filtered]' });
+    expect(judged(checkoutPost('json', request, answered)).failing).toEqual(['checkout.echo@response']);
+  });
+
   it('leave a PaymentUrl, Country or Status masked whole (--redact) unjudged', () => {
     const odd = JSON.parse(checkoutResponseJson());
     odd.paymentUrl = '/payments/abc/start';
@@ -147,6 +153,9 @@ describe('values a recording masked', () => {
       const masked = recorded(post, names);
       expect(masked.response?.body?.text).toMatch(/"amount":\s*"\[Filtered\]"|<Amount>\[Filtered\]<\/Amount>/);
       expect(judged(masked).failing, post.request.body?.text?.slice(0, 20)).toEqual([]);
+      // Not judged, so no evidence: an answer of nothing but masks never passes the rule.
+      expect(judged(masked).tested.has('checkout.response.schema@response')).toBe(false);
+      expect(judged(masked).tested.has('checkout.request.schema@request')).toBe(false);
     }
     // A JPEG answered as a PDF is a finding live; with FileType masked, the recording shows nothing either way.
     for (const answer of [uploadResultJson('PDF'), uploadResultXml('PDF')]) {
