@@ -1,5 +1,6 @@
 import { declaredEncoding, namesEightBitEncoding } from '../validate/encoding.js';
 import { type Exchange, type Headers, mediaParam, type RecordedBody } from '../validate/exchange.js';
+import { statusFlaw } from './exchange-shape.js';
 
 // HAR 1.2 entries (from browsers, proxies, anything) mapped onto the core's Exchange.
 
@@ -102,7 +103,11 @@ function flawOf(entry: unknown): string | undefined {
   if (!isBodyText(request.postData)) return 'request.postData.text is not a string';
   if (response === undefined) return undefined;
   if (!isObject(response)) return 'response is not an object';
-  if (typeof response.status !== 'number') return 'response.status is not a number';
+  // Browsers write status 0 for a request that got no answer.
+  if (response.status !== 0) {
+    const flaw = statusFlaw(response.status, 'response.status');
+    if (flaw) return flaw;
+  }
   if (!isHeaderList(response.headers)) return 'response.headers is not a list of names and values';
   if (!isBodyText(response.content)) return 'response.content.text is not a string';
   return undefined;

@@ -1,5 +1,6 @@
 import type { Exchange } from '../validate/exchange.js';
 import { baseNamedByOrder } from '../validate/traffic.js';
+import { flawOfRecordedExchange } from './exchange-shape.js';
 import { harItems } from './har-reader.js';
 import { isStdin, ndjsonLines, openRecording, recordingName } from './read-exchanges.js';
 
@@ -15,8 +16,8 @@ const MAYBE_ORDER = /\/orders\b[^"]*"[\s\S]*(?:setupurl|uploadurl)/i;
 
 function parsed(line: string): Exchange | undefined {
   try {
-    const value = JSON.parse(line) as Exchange;
-    return typeof value?.request?.url === 'string' && typeof value.request.method === 'string' ? value : undefined;
+    const value: unknown = JSON.parse(line);
+    return flawOfRecordedExchange(value) === undefined ? (value as Exchange) : undefined;
   } catch {
     return undefined;
   }

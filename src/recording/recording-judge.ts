@@ -4,6 +4,7 @@ import { findingRedactor, redactText } from '../redaction/index.js';
 import type { Exchange } from '../validate/exchange.js';
 import { mergeTallies, Tally, type TallyData } from '../validate/tally.js';
 import { judgeTraffic, TrafficState } from '../validate/traffic.js';
+import { flawOfRecordedExchange } from './exchange-shape.js';
 import { withRecordedFindings } from './recorded-findings.js';
 
 // Judges recorded exchanges one line at a time into a tally: per rule, the exchanges that could have
@@ -20,11 +21,6 @@ export interface LineWarning {
 export interface JudgeResult {
   tally: TallyData;
   warnings: LineWarning[];
-}
-
-function isExchange(value: unknown): value is Exchange {
-  const request = (value as { request?: { method?: unknown; url?: unknown } } | null)?.request;
-  return typeof request?.method === 'string' && typeof request.url === 'string';
 }
 
 export class RecordingJudge {
@@ -59,11 +55,12 @@ export class RecordingJudge {
       this.warn(`line ${at.line} is not JSON (cut off?); skipped`, at);
       return;
     }
-    if (!isExchange(value)) {
-      this.warn(`line ${at.line} has no request method and URL; skipped`, at);
+    const flaw = flawOfRecordedExchange(value);
+    if (flaw) {
+      this.warn(`line ${at.line} is not a recorded exchange: ${flaw}; skipped`, at);
       return;
     }
-    this.judge(value, at, learnOnly);
+    this.judge(value as Exchange, at, learnOnly);
   }
 
   judge(exchange: Exchange, at: LineRef, learnOnly = false): void {

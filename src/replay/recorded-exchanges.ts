@@ -1,4 +1,5 @@
 import type { LineRef } from '../findings/types.js';
+import { flawOfRecordedExchange } from '../recording/exchange-shape.js';
 import { harItems } from '../recording/har-reader.js';
 import { ndjsonLines, openRecording, recordingName, recordingSize } from '../recording/read-exchanges.js';
 import type { Exchange } from '../validate/exchange.js';
@@ -8,27 +9,6 @@ import type { Exchange } from '../validate/exchange.js';
 
 export type RecordedItem = { at: LineRef; exchange: Exchange } | { at: LineRef; warning: string };
 
-function isExchange(value: unknown): value is Exchange {
-  const request = (value as { request?: { method?: unknown; url?: unknown; headers?: unknown } } | null)?.request;
-  return typeof request?.method === 'string' && typeof request.url === 'string';
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Why a recorded request cannot be sent as it stands (headers or body of another shape), if it cannot. */
-function flawOf(exchange: Exchange): string | undefined {
-  const { headers, body } = exchange.request as { headers?: unknown; body?: unknown };
-  if (headers !== undefined && !isObject(headers)) return 'request.headers is not an object';
-  if (isObject(headers) && Object.values(headers).some((value) => typeof value !== 'string'))
-    return 'a request header is not a string';
-  if (body === undefined) return undefined;
-  if (!isObject(body) || typeof body.size !== 'number') return 'request.body is not a recorded body';
-  if (body.text !== undefined && typeof body.text !== 'string') return 'request.body.text is not a string';
-  if (body.base64 !== undefined && typeof body.base64 !== 'string') return 'request.body.base64 is not a string';
-  return undefined;
-}
-
 function itemOfLine(text: string, at: LineRef): RecordedItem {
   let value: unknown;
   try {
@@ -36,11 +16,9 @@ function itemOfLine(text: string, at: LineRef): RecordedItem {
   } catch {
     return { at, warning: `line ${at.line} is not JSON (cut off?); skipped` };
   }
-  if (!isExchange(value)) return { at, warning: `line ${at.line} has no request method and URL; skipped` };
-  const flaw = flawOf(value);
-  if (flaw) return { at, warning: `line ${at.line} cannot be sent again: ${flaw}; skipped` };
-  value.request.headers ??= {};
-  return { at, exchange: value };
+  const flaw = flawOfRecordedExchange(value);
+  if (flaw) return { at, warning: `line ${at.line} is not a recorded exchange: ${flaw}; skipped` };
+  return { at, exchange: value as Exchange };
 }
 
 /** Every exchange of the files in order; a file that cannot be read is a usage error before any is sent. */

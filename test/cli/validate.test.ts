@@ -239,9 +239,63 @@ describe('print-conformance validate', () => {
     writeFileSync(join(folder, 'shape.ndjson'), [line(5, 200), line('{}', 500)].join('\n'));
     const result = await runCli(['validate', join(folder, 'shape.ndjson'), '--report-dir', join(folder, 'r-shape')]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('line 1 could not be judged:');
+    expect(result.stderr).toContain('line 1 is not a recorded exchange: response.body.text is not a string; skipped');
     expect(result.stderr).toContain('1 exchanges read, 1 lines skipped');
     expect(result.stdout).toMatch(/FAIL\s+http\.no-server-error/);
+  });
+
+  it('names the field of another type in a recorded line, and never judges it', async () => {
+    type Fields = Record<string, unknown>;
+    const good = () => ({
+      request: { method: 'GET', url: 'http://s.test/v2/checkout/c', headers: { accept: 'application/json' } } as Fields,
+      response: {
+        status: 200 as unknown,
+        headers: { 'content-type': 'application/json' } as Fields,
+        body: { size: 2, text: '{}' } as Fields,
+      },
+    });
+    type Line = ReturnType<typeof good>;
+    const cases: [(line: Line) => void, string][] = [
+      [(l) => Object.assign(l.response, { status: 99999 }), 'response.status 99999 is not an HTTP status (100-599)'],
+      [(l) => Object.assign(l.response, { status: '500' }), 'response.status is not a number'],
+      [
+        (l) => Object.assign(l.response, { headers: [['content-type', 'x']] }),
+        'response.headers is not an object of names and values',
+      ],
+      [
+        (l) => Object.assign(l.response.headers, { 'content-type': 5 }),
+        'response.headers["content-type"] is not a string',
+      ],
+      [(l) => Object.assign(l.request, { body: 'hello' }), 'request.body is not an object'],
+      [(l) => Object.assign(l.response.body, { base64: 7 }), 'response.body.base64 is not a string'],
+      [(l) => Object.assign(l.response.body, { size: -5 }), 'response.body.size is not a number of bytes'],
+      [(l) => Object.assign(l.response.body, { parts: { a: 1 } }), 'response.body.parts is not a list'],
+      [(l) => Object.assign(l, { response: 'x' }), 'response is not an object'],
+    ];
+    const lines = cases.map(([spoil]) => {
+      const line = good();
+      spoil(line);
+      return JSON.stringify(line);
+    });
+    // A hand-made line: headers in another case and a body without its size are read as the proxy writes them.
+    const handMade = good();
+    handMade.response.headers = { 'Content-Type': 'application/xml' };
+    handMade.response.body = { text: '<a/>' };
+    writeFileSync(
+      join(folder, 'fields.ndjson'),
+      [...lines, JSON.stringify(good()), JSON.stringify(handMade)].join('\n'),
+    );
+    const result = await runCli(['validate', join(folder, 'fields.ndjson'), '--report-dir', join(folder, 'r-fields')]);
+    for (const [index, [, flaw]] of cases.entries())
+      expect(result.stderr).toContain(`line ${index + 1} is not a recorded exchange: ${flaw}; skipped`);
+    expect(result.stderr).not.toMatch(/is not a function|could not be judged/);
+    expect(result.stderr).toContain(`2 exchanges read, ${cases.length} lines skipped`);
+    const report = JSON.parse(readFileSync(join(folder, 'r-fields', 'results.json'), 'utf8'));
+    const rules = report.rules as { id: string; status: string; evidence: number }[];
+    // Neither the status 99999 nor the "500" is judged as a server error.
+    expect(rules.find((r) => r.id === 'http.no-server-error')).toMatchObject({ status: 'passed', evidence: 2 });
+    // The hand-made answer is read as XML: it was asked for as JSON.
+    expect(result.stdout).toMatch(/FAIL\s+format\./);
   });
 
   it('says in one line, exit 2, when a file cannot be read or holds nothing', async () => {

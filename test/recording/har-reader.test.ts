@@ -56,7 +56,15 @@ describe('harItems', () => {
     const noUrl = entry('x') as { request: { url?: string } };
     delete noUrl.request.url;
     const items = await read(
-      har([entry('a'), noUrl, 'text', { ...entry('y'), response: { status: '200' } }, { request: null }, entry('b')]),
+      har([
+        entry('a'),
+        noUrl,
+        'text',
+        { ...entry('y'), response: { status: '200' } },
+        { request: null },
+        { ...entry('z'), response: { status: 99999 } },
+        entry('b'),
+      ]),
     );
     expect(urls(items)).toEqual(['http://s.test/v2/checkout/a', 'http://s.test/v2/checkout/b']);
     expect(warnings(items)).toEqual([
@@ -64,6 +72,7 @@ describe('harItems', () => {
       'HAR entry 3 skipped: it is not an object',
       'HAR entry 4 skipped: response.status is not a number',
       'HAR entry 5 skipped: it has no request',
+      'HAR entry 6 skipped: response.status 99999 is not an HTTP status (100-599)',
     ]);
   });
 

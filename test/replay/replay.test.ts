@@ -309,7 +309,7 @@ describe('what cannot or must not be sent again', () => {
     expect(result.json?.replay).toMatchObject({ recorded: 4, replayed: 4 });
     expect(result.stderr).toMatch(/warning: .*broken\.ndjson: line 2 is not JSON/);
     expect(result.stderr).toMatch(
-      /warning: .*broken\.ndjson: line 3 cannot be sent again: request\.headers is not an object/,
+      /warning: .*broken\.ndjson: line 3 is not a recorded exchange: request\.headers is not an object/,
     );
   });
 
