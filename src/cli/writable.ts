@@ -1,8 +1,8 @@
-import { accessSync, constants, rmSync, statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
-import { makeFolders } from '../output/make-folders.js';
+import { provenWritableFolder } from '../output/output-file.js';
 import { clearAllureResults } from '../report/clear-allure-results.js';
 
 // Output places are checked before any work starts: a run of minutes must not end in "cannot
@@ -11,8 +11,7 @@ import { clearAllureResults } from '../report/clear-allure-results.js';
 /** Creates the folder if needed; a usage error when it cannot be made or written. */
 export function writableFolder(folder: string, option: string): void {
   try {
-    makeFolders(folder);
-    accessSync(folder, constants.W_OK);
+    provenWritableFolder(folder);
   } catch (error) {
     throw new UsageError(`${option} ${folder}: cannot write there (${fileProblem(error)})`);
   }

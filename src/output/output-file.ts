@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, ftruncateSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { fileProblem } from '../findings/file-problem.js';
 import { makeFolders } from './make-folders.js';
 
 // Every file print-conformance writes: reports, summaries, recordings. Output folders are often
@@ -37,8 +38,21 @@ export function writeFileWhole(file: string, text: string | Uint8Array): void {
   } catch (error) {
     if (fd !== undefined) closeSync(fd);
     rmSync(temporary, { force: true });
-    throw error;
+    // Named by the file asked for: the temporary name means nothing to whoever reads the error.
+    const code = (error as NodeJS.ErrnoException).code;
+    throw Object.assign(new Error(`cannot write ${file}: ${fileProblem(error)}`), { code, cause: error });
   }
+}
+
+/**
+ * Makes `folder` if needed and proves it takes new files, by making one and removing it. Asking
+ * the system whether it could (access) is not enough: /proc answers yes, then refuses every file.
+ */
+export function provenWritableFolder(folder: string): void {
+  makeFolders(folder);
+  const probe = temporaryName(join(folder, 'probe'));
+  closeSync(openSync(probe, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, 0o666));
+  rmSync(probe, { force: true });
 }
 
 /** Why an output file is refused: a link, or a file with other names. */

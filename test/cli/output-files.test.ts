@@ -140,6 +140,15 @@ describe('output folders that cannot be made', () => {
     expect(() => makeFolders(join(folder, 'file'))).toThrow(/ENOTDIR/);
   });
 
+  it('names the file it could not write, never its temporary one, and leaves nothing behind', () => {
+    mkdirSync(join(folder, 'taken.json'));
+    mkdirSync(join(folder, 'taken.json', 'inside'));
+    expect(() => writeFileWhole(join(folder, 'taken.json'), '{}')).toThrow(
+      new RegExp(`^cannot write ${join(folder, 'taken.json')}: `),
+    );
+    expect(readdirSync(folder)).toEqual(['taken.json']);
+  });
+
   // Node's own recursive mkdir retries for ever where the system answers ENOENT under a folder
   // that exists, as procfs does: the command spun at full CPU. Run as a child, so a regression
   // is killed by the time limit instead of hanging the test run.
@@ -153,11 +162,19 @@ describe('output folders that cannot be made', () => {
         ['--report-dir', '/proc/print-conformance-x/y'],
         ['--report-dir', folder, '--junit', '/proc/print-conformance-x/junit.xml'],
         ['--report-dir', folder, '--allure-dir', '/proc/print-conformance-x/allure'],
+        // /proc itself exists and says it may be written, then refuses every new file in it: the
+        // refusal comes before the run, naming the option, never a temporary file after it.
+        ['--report-dir', folder, '--sarif', '/proc/print-conformance-x.sarif'],
+        ['--report-dir', folder, '--json-report', '/proc/print-conformance-x.json'],
+        ['--report-dir', '/proc'],
       ]) {
         const run = await runCli(['validate', recording, ...args], { timeoutMs: 20_000 });
         expect(run.code, args.join(' ')).toBe(2);
         expect(run.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
-        expect(run.stderr).toMatch(/^print-conformance: --(report-dir|junit|allure-dir) \/proc\/print-conformance-x/);
+        expect(run.stderr).toMatch(
+          /^print-conformance: --(report-dir|junit|allure-dir|sarif|json-report) \/proc(\/print-conformance-x|\W)/,
+        );
+        expect(run.stderr).not.toContain('.tmp');
       }
       rmSync(made.folder, { recursive: true, force: true });
     },
