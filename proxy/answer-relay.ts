@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
-import { encodeTextLike } from '../src/validate/exchange.js';
+import { isTextualMediaType } from '../src/validate/document.js';
+import { encodeTextLike, mediaType } from '../src/validate/exchange.js';
 import { answerPlan } from './answer-checks.js';
 import { BodyTap } from './body-tap.js';
 import type { Answer, Flight } from './flight.js';
@@ -14,7 +15,7 @@ import {
   statusLine,
 } from './message-head.js';
 import { describeViolations, type ProxyContext, VIOLATIONS_HEADER } from './proxy-context.js';
-import { rewriteLocation, rewriteTargetUrls } from './rewrite-urls.js';
+import { rewriteLocation, rewriteTargetUrls, StreamingUrlRewriter } from './rewrite-urls.js';
 import { writeClient, writeWhole } from './socket-writes.js';
 import type { AnswerEvents, Upstream, UpstreamFailure } from './upstream.js';
 
@@ -108,7 +109,13 @@ export class AnswerRelay {
         .filter((v) => v.severity !== 'observe');
       if (early.length > 0) extra[VIOLATIONS_HEADER] = describeViolations(early);
     }
-    if (Number.isFinite(answer.declaredLength)) extra['content-length'] = String(answer.declaredLength);
+    // A text answer too large to hold still has its URLs rewritten, as it streams: a client that
+    // follows them must stay behind the proxy whatever --validate-limit says. Its length then
+    // changes, so it goes out in chunks (to HTTP/1.0 clients, until the connection closes).
+    if (context.rewriteUrls && !answer.encoded && isTextualMediaType(mediaType(answer.headers['content-type'])))
+      answer.rewriter = new StreamingUrlRewriter(context.targetBase, flight.proxyBase);
+    if (Number.isFinite(answer.declaredLength) && !answer.rewriter)
+      extra['content-length'] = String(answer.declaredLength);
     else if (flight.head.version === '1.0') flight.closeAfter = true;
     else {
       answer.chunked = true;
@@ -133,7 +140,13 @@ export class AnswerRelay {
     this.writeBody(answer, chunk);
   }
 
-  private writeBody(answer: Answer, chunk: Buffer): void {
+  private writeBody(answer: Answer, piece: Buffer): void {
+    this.writeFramed(answer, answer.rewriter ? answer.rewriter.push(piece) : piece);
+  }
+
+  private writeFramed(answer: Answer, chunk: Buffer): void {
+    // An empty chunk would end a chunked body: a rewriter may keep a whole piece back.
+    if (chunk.length === 0) return;
     const { client } = this.host;
     const flowing = answer.chunked ? writeClient(client, ...chunkFrame(chunk)) : client.write(chunk);
     if (!flowing) this.holdTarget();
@@ -158,6 +171,7 @@ export class AnswerRelay {
     const { client, context } = this.host;
     // A streamed answer is complete for the client before it is judged.
     if (!answer.buffered) {
+      if (answer.rewriter) this.writeFramed(answer, answer.rewriter.end());
       if (answer.chunked) client.write(LAST_CHUNK);
       if (answer.empty) this.writeHead(flight, answer, {});
     }

@@ -6,6 +6,7 @@ import type { HeldBytes } from './held-bytes.js';
 import type { MessageHead } from './http-parser.js';
 import type { ProxyContext } from './proxy-context.js';
 import type { RecordedExchange } from './recorder.js';
+import type { StreamingUrlRewriter } from './rewrite-urls.js';
 
 // The state of one exchange on its way through the proxy: the request as read, and the answer
 // as it comes back.
@@ -25,6 +26,8 @@ export interface Answer {
   buffered: boolean;
   /** Streaming to the client in chunks the proxy frames itself. */
   chunked: boolean;
+  /** Streaming with its target URLs rewritten on the way: its length is no longer the target's. */
+  rewriter?: StreamingUrlRewriter;
 }
 
 export interface Flight {

@@ -89,6 +89,37 @@ describe('the proxy forwards', () => {
     }
   });
 
+  it('rewrites the URLs of answers too large to hold as they stream, whatever --validate-limit says', async () => {
+    // 100 bytes: every order answer is larger, so none is held; its URLs must still lead back here.
+    const setup = await proxiedService({ proxy: { validateLimit: 100 } });
+    try {
+      const answer = await request(`${setup.proxy.url}orders`, { method: 'POST' });
+      // Its length changed on the way: it goes out in chunks, never with the target's Content-Length.
+      expect(answer.headers['content-length']).toBeUndefined();
+      expect(answer.headers['transfer-encoding']).toBe('chunked');
+      const order = (await answer.body.json()) as Awaited<ReturnType<typeof placeOrder>>;
+      expect(order.checkout.setupUrl.startsWith(setup.proxy.url)).toBe(true);
+      expect(order.items[0]?.files.content.uploadUrl.startsWith(setup.proxy.url)).toBe(true);
+      const followed = await request(order.checkout.setupUrl, { headers: { accept: 'application/json' } });
+      expect(followed.statusCode).toBe(200);
+      await followed.body.dump();
+
+      // An HTTP/1.0 client knows no chunks: the answer ends when the connection closes.
+      const proxyUrl = new URL(setup.proxy.url);
+      const socket = connect(Number(proxyUrl.port), '127.0.0.1');
+      socket.end(`POST ${proxyUrl.pathname}orders HTTP/1.0\r\nHost: ${proxyUrl.host}\r\nContent-Length: 0\r\n\r\n`);
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      await once(socket, 'close');
+      const [head, body] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n') as [string, string];
+      expect(head).toMatch(/^HTTP\/1\.[01] 201/);
+      expect(head.toLowerCase()).not.toMatch(/content-length|transfer-encoding/);
+      expect((JSON.parse(body) as typeof order).checkout.setupUrl.startsWith(setup.proxy.url)).toBe(true);
+    } finally {
+      await setup.close();
+    }
+  });
+
   it('passes answers through byte for byte when URL rewriting is off', async () => {
     const setup = await proxiedService({ proxy: { rewriteUrls: false } });
     try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rewriteLocation, rewriteTargetUrls } from '../../proxy/rewrite-urls.js';
+import { rewriteLocation, rewriteTargetUrls, StreamingUrlRewriter } from '../../proxy/rewrite-urls.js';
 
 const TARGET = 'https://staging.example.test/v2/';
 const PROXY = 'http://127.0.0.1:8080/';
@@ -23,5 +23,40 @@ describe('URLs of the target in answers', () => {
     expect(rewriteLocation(`${TARGET}checkout/abc`, TARGET, PROXY)).toBe(`${PROXY}checkout/abc`);
     expect(rewriteLocation('https://elsewhere.test/x', TARGET, PROXY)).toBe('https://elsewhere.test/x');
     expect(rewriteLocation(`${TARGET}a\r\nSet-Cookie: x=1`, TARGET, PROXY)).toBe(`${PROXY}aSet-Cookie: x=1`);
+  });
+
+  it('streaming through in pieces are rewritten as in a whole answer, wherever the pieces break', () => {
+    const text = JSON.stringify({
+      setupUrl: `${TARGET}checkout/abc`,
+      escaped: `${TARGET}files/x`.replaceAll('/', '\\/'),
+      name: 'Grüße, 日本',
+      near: 'https://staging.example.test/v2',
+      last: `${TARGET}`,
+    });
+    const bytes = Buffer.from(text);
+    const whole = Buffer.from(rewriteTargetUrls(text, TARGET, PROXY));
+    for (let first = 0; first <= bytes.length; first += 1)
+      for (const second of [first, Math.min(bytes.length, first + 1), Math.min(bytes.length, first + 17)]) {
+        const rewriter = new StreamingUrlRewriter(TARGET, PROXY);
+        const out = [
+          rewriter.push(bytes.subarray(0, first)),
+          rewriter.push(bytes.subarray(first, second)),
+          rewriter.push(bytes.subarray(second)),
+          rewriter.end(),
+        ];
+        expect(Buffer.concat(out).equals(whole), `pieces end at ${first} and ${second}`).toBe(true);
+      }
+  });
+
+  it('streaming through are held back no longer than a base is long, fed a byte at a time', () => {
+    const rewriter = new StreamingUrlRewriter(TARGET, PROXY);
+    let out = 0;
+    const text = `${'x'.repeat(200)}${TARGET}checkout/abc${'y'.repeat(200)}`;
+    for (const [index, byte] of [...Buffer.from(text)].entries()) {
+      out += rewriter.push(Buffer.from([byte])).length;
+      expect(index + 1 - out).toBeLessThan(2 * TARGET.length);
+    }
+    out += rewriter.end().length;
+    expect(out).toBe(Buffer.byteLength(rewriteTargetUrls(text, TARGET, PROXY)));
   });
 });
