@@ -49,6 +49,9 @@ function formatsUsed(rule: Rule, tally: TallyData): ('json' | 'xml')[] {
 
 /** Why a rule is left out of a verdict on traffic that never did what could test it. */
 function notExercised(rule: Rule, tally: TallyData): string | undefined {
+  // A rule the traffic broke was exercised, whatever else it did or did not do: a client that
+  // builds every URL itself calls no operation of the interface, and is caught by name.
+  if (tally.broken[rule.id] !== undefined) return undefined;
   const kinds = rule.evidence.kinds.filter((kind) => kind !== 'other');
   if (kinds.length === 0) return undefined;
   if (!kinds.some((kind) => tally.traffic.used[kind] !== undefined))

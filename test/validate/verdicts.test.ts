@@ -109,6 +109,15 @@ describe('verdicts', () => {
 describe('traffic judged on what it used (auto)', () => {
   const auto: VerdictContext = { ...traffic, auto: true };
 
+  it('never skips a rule the traffic broke, though it called none of the operations', () => {
+    // Every request built by the client (POST checkout without a code, files/{code}/content):
+    // no operation of the interface was called, and each request broke client.given-urls.
+    const data = tally([], [['client.given-urls', 'json']]);
+    data.answers = {};
+    expect(verdict('client.given-urls', data, auto)).toMatchObject({ status: 'failed', failsRun: true });
+    expect(verdict('checkout.json.casing', data, auto)).toMatchObject({ status: 'skipped' });
+  });
+
   it('skips rules of formats and operations the traffic never used, with the reason', () => {
     const data = tally([['checkout.json.casing', 'json', 2]]);
     data.traffic.used['POST checkout'] = { json: 2 };
