@@ -5,7 +5,7 @@ import { admitRequest } from './admission.js';
 import { failureAnswer, mayResend } from './answer-checks.js';
 import { AnswerRelay } from './answer-relay.js';
 import type { Unread } from './body-tap.js';
-import { blockingAnswer, previewBody } from './enforcement.js';
+import { type BlockingAnswer, blockingAnswer, previewBody } from './enforcement.js';
 import { type Flight, newFlight } from './flight.js';
 import { HeldBytes } from './held-bytes.js';
 import { HeldEvents } from './held-events.js';
@@ -178,7 +178,29 @@ export class ClientConnection {
       }
       return;
     }
+    if (this.context.enforce && this.blockedByHead(flight)) return;
     this.forward(flight);
+  }
+
+  /**
+   * Enforce mode: a request whose body is not held first (an upload of a binary type, a GET) is
+   * judged by its head before it is forwarded: its type and its URL can break a must rule alone.
+   * Its body, unread yet, is judged by no rule: it is known only by its announced size.
+   */
+  private blockedByHead(flight: Flight): boolean {
+    const { framing } = flight.head;
+    const announced = framing.kind === 'length' ? framing.length : framing.kind === 'none' ? 0 : Number.NaN;
+    const request = { ...flight.exchange.request };
+    if (announced !== 0)
+      request.body = {
+        size: Number.isNaN(announced) ? 0 : announced,
+        skipped: 'judged by its head, before it was read',
+      };
+    const preview: Exchange = { request };
+    const blocked = blockingAnswer(this.context.judge(preview));
+    if (!blocked) return false;
+    this.block(flight, preview, blocked);
+    return true;
   }
 
   private requestBody(chunk: Buffer): void {
@@ -259,6 +281,11 @@ export class ClientConnection {
       if (flight.requestEnded) this.endBody(flight);
       return;
     }
+    this.block(flight, preview, blocked);
+  }
+
+  /** Enforce mode: the proxy answers a request that breaks a must rule itself; the rest of its body is let go. */
+  private block(flight: Flight, preview: Exchange, blocked: BlockingAnswer): void {
     const { status, headers, body } = blocked;
     flight.discarding = true;
     flight.exchange.request.body = preview.request.body;

@@ -137,6 +137,41 @@ describe('enforce mode fails closed', () => {
     expect(reached).toEqual([]);
   });
 
+  it('judges an upload of a binary type, and a request without a body, by its head before it forwards it', async () => {
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(200_000, 0x25)]);
+    const upload = async (url: string, path: string, type: string) => {
+      const answer = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': type, accept: 'application/json' },
+        body: new Uint8Array(pdf),
+      });
+      return {
+        status: answer.status,
+        violations: answer.headers.get('print-conformance-violations'),
+        text: await answer.text(),
+      };
+    };
+    const { reached, recorded } = await enforced(async (url) => {
+      for (const type of ['application/octet-stream', 'image/gif', 'application/x-pdf'])
+        expect(await upload(url, 'files/abc', type), type).toMatchObject({
+          status: 415,
+          violations: expect.stringContaining('upload.content-type'),
+        });
+      // A URL the client built (no code): client.given-urls, with or without a body.
+      expect(await upload(url, 'files/abc/content', 'application/pdf')).toMatchObject({
+        status: 400,
+        violations: expect.stringContaining('client.given-urls'),
+      });
+      const built = await fetch(`${url}checkout`, { headers: { accept: 'application/json' } });
+      await built.text();
+      expect(built.status).toBe(400);
+      // A fine upload is forwarded whole, without being held.
+      expect((await upload(url, 'files/abc', 'application/pdf')).status).toBe(200);
+    });
+    expect(reached).toEqual(['POST /v2/files/abc']);
+    expect(recorded.filter((exchange) => exchange.blocked)).toHaveLength(5);
+  });
+
   it('judges a body sent in one-byte chunks whole, and forwards a fine one', async () => {
     const fine = JSON.stringify({ returnUrl: 'https://shop.example.test/back' });
     const chunked = [...fine].map((char) => `1\r\n${char}\r\n`).join('');
