@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { TOOL_NAME } from '../contract/package-root.js';
-import type { RunResult } from '../findings/types.js';
+import { RULES } from '../contract/rules.js';
+import type { RunResult, ShardFacts } from '../findings/types.js';
 import { UsageError } from '../findings/usage-error.js';
 import { terminalWidth } from '../report/console-summary.js';
 import { runResult } from '../report/run-result.js';
@@ -56,6 +57,10 @@ export function checkShardSet(results: readonly RunResult[], files: readonly str
     seen.set(key, index);
   }
   if (sharded.length === 0) return;
+  sameRecordings(
+    sharded,
+    files.filter((_, index) => results[index]?.shard),
+  );
   const counts = [...new Set(sharded.map((result) => result.shard?.n))];
   if (counts.length > 1)
     throw new UsageError(
@@ -67,6 +72,35 @@ export function checkShardSet(results: readonly RunResult[], files: readonly str
     throw new UsageError(
       `shard ${missing.map((k) => `${k}/${n}`).join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing (given: ${sharded.map(shardName).join(', ')}); merge needs every shard's results.json`,
     );
+}
+
+const describeRecordings = (recordings: NonNullable<ShardFacts['recordings']>) =>
+  recordings.map(({ name, bytes }) => (bytes === null ? name : `${name}, ${bytes} bytes`)).join('; ');
+
+/** Shards of one run judged the same recordings: a stale shard of another run would pass for part of this one. */
+function sameRecordings(sharded: readonly RunResult[], files: readonly string[]): void {
+  const [first] = sharded;
+  const judged = first?.shard?.recordings;
+  if (!first || !judged) return;
+  for (const [index, result] of sharded.entries()) {
+    const recordings = result.shard?.recordings;
+    if (recordings && !isDeepStrictEqual(recordings, judged))
+      throw new UsageError(
+        `shard ${shardName(result)} (${files[index]}) judged other recordings (${describeRecordings(recordings)}) than shard ${shardName(first)} (${describeRecordings(judged)}): merge the shards of one run`,
+      );
+  }
+}
+
+/** Every result names every rule of the catalog once: one that lost some would drop their failures. */
+function wholeRules(results: readonly RunResult[], files: readonly string[]): void {
+  const catalog = RULES.map((rule) => rule.id).sort();
+  for (const [index, result] of results.entries()) {
+    const ids = result.rules.map((rule) => rule?.id).sort();
+    if (!isDeepStrictEqual(ids, catalog))
+      throw new UsageError(
+        `${files[index]} does not list every rule of the catalog once (${ids.length} of ${catalog.length}): it was changed or cut; run its shard again`,
+      );
+  }
 }
 
 export function mergeResults(results: readonly RunResult[]): RunResult {
@@ -90,6 +124,7 @@ export function mergeResults(results: readonly RunResult[]): RunResult {
 /** `merge`: the shards' results.json read, checked as one set, merged, reported. */
 export function mergeAndReport(files: string[], argv: ReportArguments): void {
   const parts = files.map(readResults);
+  wholeRules(parts, files);
   checkShardSet(parts, files);
   const result = mergeResults(parts);
   writeResultReports(result, argv);

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
 import type { TallyData } from '../validate/tally.js';
@@ -6,6 +7,12 @@ import { withReportOptions } from './report-options.js';
 import { selectedRules } from './rule-selection.js';
 import { withSettings } from './settings.js';
 import { checkReportPlaces, clearPreviousReports } from './writable.js';
+
+/** The recordings a shard judged, as merge compares them: by name and size (standard input has none). */
+async function recordingsNamed(files: readonly string[]): Promise<{ name: string; bytes: number | null }[]> {
+  const { recordingSize } = await import('../recording/read-exchanges.js');
+  return files.map((file) => ({ name: basename(file), bytes: recordingSize(file) ?? null }));
+}
 
 /** --shard K/N as numbers, 1 ≤ K ≤ N. */
 function shardOf(value: string | undefined): { index: number; count: number } | undefined {
@@ -157,7 +164,7 @@ export function validateCommand(yargs: Argv) {
         context,
         rules: shard ? shardVerdicts(verdictsOf(tally, context)) : verdictsOf(tally, context),
         tally,
-        ...(shard ? { shard: { k: shard.index, n: shard.count } } : {}),
+        ...(shard ? { shard: { k: shard.index, n: shard.count, recordings: await recordingsNamed(files) } } : {}),
       });
       writeResultReports(result, argv, { recordings: files });
       const skipped = judged.warnings.length;

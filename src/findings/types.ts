@@ -164,6 +164,16 @@ export interface WrappedCommand {
   verdict?: number;
 }
 
+/**
+ * Which part of one `validate` run a shard's results are, and of which recordings: merge takes
+ * shards of one run only (the files by name and size; standard input has no size).
+ */
+export interface ShardFacts {
+  k: number;
+  n: number;
+  recordings?: { name: string; bytes: number | null }[];
+}
+
 export interface RunResult {
   tool: string;
   version: string;
@@ -190,7 +200,7 @@ export interface RunResult {
   /** The exit code the run ends with, when it is not the verdict's own (a failed wrapped command). */
   exitCode?: number;
   /** `validate --shard K/N`: which part of one run these results are (merge needs every K once). */
-  shard?: { k: number; n: number };
+  shard?: ShardFacts;
   /** `replay`: what was sent again, what could not be, and where the new answers differ. */
   replay?: ReplaySummary;
 }

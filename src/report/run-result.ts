@@ -1,5 +1,5 @@
 import { TOOL_NAME, TOOL_VERSION } from '../contract/package-root.js';
-import type { GeneratedSummary, RuleResult, RunResult, WrappedCommand } from '../findings/types.js';
+import type { GeneratedSummary, RuleResult, RunResult, ShardFacts, WrappedCommand } from '../findings/types.js';
 import type { TallyData } from '../validate/tally.js';
 import { contextToJson, profileOf, summaryOf, type VerdictContext } from '../validate/verdicts.js';
 
@@ -18,7 +18,7 @@ export interface RunFacts {
   /** `run --generate`: what the generated tests did. */
   generated?: GeneratedSummary;
   /** `validate --shard K/N`. */
-  shard?: { k: number; n: number };
+  shard?: ShardFacts;
 }
 
 export function runResult(facts: RunFacts): RunResult {

@@ -98,9 +98,10 @@ describe('shards (validate --shard K/N, then merge)', () => {
     const shards = [await shardRun('good.ndjson', 1, 2, 'g-1'), await shardRun('good.ndjson', 2, 2, 'g-2')];
     // One shard holds the checkout and passes; the other holds nothing of it, and is not red for that.
     expect(shards.map((s) => s.code)).toEqual([0, 0]);
+    const recordings = [{ name: 'good.ndjson', bytes: line('a', 200, good).length }];
     expect([results('g-1').shard, results('g-2').shard]).toEqual([
-      { k: 1, n: 2 },
-      { k: 2, n: 2 },
+      { k: 1, n: 2, recordings },
+      { k: 2, n: 2, recordings },
     ]);
     expect([rule('g-1').status, rule('g-2').status].sort()).toEqual(['passed', 'untested']);
     const merged = await mergeInto('g-m', 'g-1', 'g-2');
@@ -140,6 +141,21 @@ describe('shards (validate --shard K/N, then merge)', () => {
         /are the same results; give each once\n$/,
       ],
     ];
+    // Shard 2/2 of another recording: a stale artefact of another run must not pass for this one's.
+    writeFileSync(join(folder, 'other.ndjson'), [line('a', 200, good), line('b', 200, good)].join('\n'));
+    await shardRun('other.ndjson', 2, 2, 'o-2');
+    cases.push([
+      [one, join(folder, 'o-2', 'results.json')],
+      /^print-conformance: shard 2\/2 \(\S+o-2\/results\.json\) judged other recordings \(other\.ndjson, \d+ bytes\) than shard 1\/2 \(good\.ndjson, \d+ bytes\): merge the shards of one run\n$/,
+    ]);
+    // A results.json that lost a rule would drop that rule's failures from the whole.
+    const cut = JSON.parse(readFileSync(join(folder, 'x-1', 'results.json'), 'utf8'));
+    cut.rules = cut.rules.slice(1);
+    writeFileSync(join(folder, 'cut.json'), JSON.stringify(cut));
+    cases.push([
+      [join(folder, 'cut.json'), join(folder, 'x-2', 'results.json')],
+      /^print-conformance: \S+cut\.json does not list every rule of the catalog once \(\d+ of \d+\): it was changed or cut; run its shard again\n$/,
+    ]);
     for (const [files, said] of cases) {
       const result = await runCli(['merge', ...files, '--report-dir', join(folder, 'refused')]);
       expect(result.code, files.join(' ')).toBe(2);
