@@ -92,6 +92,8 @@ export async function runConformance(options: RunOptions): Promise<void> {
   const formats: Format[] = options.format === 'both' ? ['json', 'xml'] : [options.format];
   const timeoutMs = numberOption(options.timeout, '--timeout', 0.001) * 1000;
   const uploadSize = options.uploadSize ? parseByteSize(options.uploadSize, '--upload-size') : undefined;
+  // Every option is read before anything is sent: a typo must not place an order on a service.
+  const generate = generateOptions(options);
   const places = {
     'report-dir': options.reportDir,
     'json-report': options.jsonReport,
@@ -177,7 +179,6 @@ export async function runConformance(options: RunOptions): Promise<void> {
       preflight: emptyTally(),
     };
     if (uploadSize !== undefined) config.uploadSize = uploadSize;
-    const generate = generateOptions(options);
     if (generate) config.generate = generate;
     // The exchanges that found the URLs are judged too (a 5xx there is a failure like any other).
     const preflight = new ProbeRun(config);

@@ -1,4 +1,7 @@
+import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -247,6 +250,36 @@ describe('print-conformance run', () => {
       );
     } finally {
       await service.close();
+    }
+  });
+
+  it('reads every option before it sends anything: a typo places no order on the service', async () => {
+    const requests: string[] = [];
+    const service = createServer((request, response) => {
+      requests.push(`${request.method} ${request.url}`);
+      response.writeHead(500).end();
+    });
+    service.listen(0, '127.0.0.1');
+    await once(service, 'listening');
+    const { port } = service.address() as AddressInfo;
+    try {
+      for (const args of [
+        ['--generate', 'abc'],
+        ['--generate', '5', '--seed', '-1'],
+      ]) {
+        const result = await runCli([
+          '--base-url',
+          `http://127.0.0.1:${port}/v2/`,
+          ...args,
+          '--report-dir',
+          tempFolder(),
+        ]);
+        expect(result.code, args.join(' ')).toBe(2);
+        expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      }
+      expect(requests).toEqual([]);
+    } finally {
+      service.close();
     }
   });
 
