@@ -9,7 +9,7 @@ import { writeFileWhole } from '../output/output-file.js';
 import { terminalText } from '../report/terminal-text.js';
 import type { VerdictContext } from '../validate/verdicts.js';
 import { parseByteSize } from './byte-size.js';
-import { numberOption } from './number-option.js';
+import { numberOption, portOption } from './number-option.js';
 import { proxyOptions } from './proxy-options.js';
 import { optionList, selectedRules } from './rule-selection.js';
 import { serviceUrl } from './service-url.js';
@@ -42,8 +42,7 @@ function distinctOutputs(outputs: [string, string | undefined][]): void {
 /** The proxy's options from the command line, each checked: a bad one is one line and exit 2. */
 function proxySettings(argv: ProxyArgs, selected: Set<string>): Omit<ProxyOptions, 'log'> {
   const target = serviceUrl(argv.target, '--target', 'clients send their own credentials through the proxy');
-  if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535)
-    throw new UsageError(`--port ${argv.port} is not a port number`);
+  portOption(argv.port);
   const connectTimeoutMs = numberOption(argv['connect-timeout'], '--connect-timeout', 0.001) * 1000;
   if (argv['summary-md']) writableFile(resolve(argv['summary-md']), '--summary-md');
   if (argv['json-report']) writableFile(resolve(argv['json-report']), '--json-report');

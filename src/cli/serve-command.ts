@@ -3,6 +3,7 @@ import { UsageError } from '../findings/usage-error.js';
 import { FAULT_LIST, OPERATION_HELP, parseFault } from '../reference/faults.js';
 import type { ReferenceService } from '../reference/service.js';
 import { parseByteSize } from './byte-size.js';
+import { portOption } from './number-option.js';
 import { withSettings } from './settings.js';
 
 /** An absolute http(s) URL with no query or fragment, ending in "/"; else a usage error. */
@@ -67,8 +68,7 @@ export function serveCommand(yargs: Argv) {
         'serve',
       ),
     async (argv) => {
-      if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535)
-        throw new UsageError(`--port ${argv.port} is not a port number`);
+      portOption(argv.port);
       const maxUploadBytes = parseByteSize(argv['max-upload'], '--max-upload');
       const publicUrl = argv['public-url'] === undefined ? undefined : publicBaseUrl(argv['public-url']);
       const clientSecret = argv['client-secret'];

@@ -60,6 +60,12 @@ describe('print-conformance serve', () => {
       expect(result.stderr).toMatch(/^print-conformance: --public-url \S+/);
     }
     expect((await runCli(['serve', '--port', '70000'])).code).toBe(2);
+    // What is not a number reaches the command as NaN: the message never says NaN.
+    for (const command of [['serve'], ['proxy', '--target', 'http://127.0.0.1:9/v2/']]) {
+      const port = await runCli([...command, '--port', 'abc']);
+      expect(port.code).toBe(2);
+      expect(port.stderr).toBe('print-conformance: --port needs a port number from 0 to 65535 (0: any free port)\n');
+    }
     const size = await runCli(['serve', '--max-upload', 'lots']);
     expect(size.code).toBe(2);
     expect(size.stderr).toMatch(/--max-upload lots is not a size/);
