@@ -17,7 +17,13 @@ function formatsLine(rule: RuleResult): string {
   return rule.formats.map((f) => `${f.format}: ${f.status} (${f.evidence} exchanges)`).join(', ');
 }
 
-function testCase(rule: RuleResult): { xml: string; failed: boolean; skipped: boolean } {
+/** How to run a generated run's requests again: every report of one names its seed. */
+function repeatLine(result: RunResult): string | undefined {
+  const { generated } = result;
+  return generated && `generated run: repeat it with --generate ${generated.asked} --seed ${generated.seed}`;
+}
+
+function testCase(rule: RuleResult, repeat: string | undefined): { xml: string; failed: boolean; skipped: boolean } {
   // An untested rule is a <skipped> (its message starts "untested:") even when it fails the run.
   const area = ruleById(rule.id).area;
   const open = `    <testcase classname="${area}" name="${escapeXml(rule.id)}" time="0">`;
@@ -27,7 +33,7 @@ function testCase(rule: RuleResult): { xml: string; failed: boolean; skipped: bo
     return { xml: `${open}<skipped message="${escapeXml(message)}"/></testcase>`, failed: false, skipped: true };
   }
   if (rule.failsRun) {
-    const body = `${failureText(rule)}${rule.formats.length ? `\n${formatsLine(rule)}` : ''}`;
+    const body = `${failureText(rule)}${rule.formats.length ? `\n${formatsLine(rule)}` : ''}${repeat ? `\n${repeat}` : ''}`;
     const failure = `<failure message="${escapeXml(failureHeadline(rule))}" type="${rule.severity}">${escapeXml(body)}</failure>`;
     return { xml: `${open}${failure}</testcase>`, failed: true, skipped: false };
   }
@@ -40,7 +46,8 @@ function testCase(rule: RuleResult): { xml: string; failed: boolean; skipped: bo
 }
 
 export function junitReport(result: RunResult): string {
-  const cases = result.rules.map(testCase);
+  const repeat = repeatLine(result);
+  const cases = result.rules.map((rule) => testCase(rule, repeat));
   const failures = cases.filter((c) => c.failed).length;
   const skipped = cases.filter((c) => c.skipped).length;
   const seconds = (result.durationMs / 1000).toFixed(3);
@@ -49,6 +56,14 @@ export function junitReport(result: RunResult): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="print-conformance" ${counts} time="${seconds}">`,
     `  <testsuite name="${escapeXml(result.target)}" timestamp="${result.startedAt}" ${counts} skipped="${skipped}" time="${seconds}">`,
+    ...(result.generated
+      ? [
+          '    <properties>',
+          `      <property name="seed" value="${result.generated.seed}"/>`,
+          `      <property name="generated" value="${result.generated.ran} of ${result.generated.asked}"/>`,
+          '    </properties>',
+        ]
+      : []),
     ...cases.map((c) => c.xml),
     '  </testsuite>',
     '</testsuites>',

@@ -119,7 +119,14 @@ export function sarifReport(result: RunResult, options: SarifOptions = {}): stri
             })),
           },
         ],
-        properties: { target: result.target, summary: result.summary },
+        properties: {
+          target: result.target,
+          summary: result.summary,
+          // A generated run is repeated request for request from its seed.
+          ...(result.generated
+            ? { generated: { seed: result.generated.seed, ran: result.generated.ran, asked: result.generated.asked } }
+            : {}),
+        },
         results: failed.flatMap((rule, index) => resultsOf(rule, index, options)),
       },
     ],

@@ -8,6 +8,7 @@ import { consoleSummary } from '../../src/report/console-summary.js';
 import { githubAnnotations } from '../../src/report/github-annotations.js';
 import { junitReport } from '../../src/report/junit-report.js';
 import { runResult } from '../../src/report/run-result.js';
+import { sarifReport } from '../../src/report/sarif-report.js';
 import { writeReports } from '../../src/report/write-reports.js';
 import { emptyTally } from '../../src/validate/tally.js';
 import { exitCodeOf, verdictsOf } from '../../src/validate/verdicts.js';
@@ -55,6 +56,20 @@ describe('report writers', () => {
       expect(annotations).toContain('::error title=print-conformance checkout.status.open::');
       expect(annotations).toContain(`::${strict ? 'error' : 'warning'} title=print-conformance checkout.payment-url::`);
     }
+  });
+
+  it('name the seed of a generated run in JUnit and SARIF too, with how to repeat it', () => {
+    const result: RunResult = {
+      ...resultWith(false),
+      generated: { seed: 4242, ran: 20, asked: 20, interrupted: false, failures: [] },
+    };
+    const junit = junitReport(result);
+    expect(junit).toContain('<property name="seed" value="4242"/>');
+    // Where a CI test tab shows a failure, so is the way to repeat it.
+    expect(junit).toMatch(/<failure [^>]*>[^<]*repeat it with --generate 20 --seed 4242<\/failure>/);
+    const sarif = JSON.parse(sarifReport(result));
+    expect(sarif.runs[0].properties.generated).toEqual({ seed: 4242, ran: 20, asked: 20 });
+    expect(junitReport(resultWith(false))).not.toContain('seed');
   });
 
   it('shows a should rule broken without --strict as a warning, never a JUnit failure', () => {
