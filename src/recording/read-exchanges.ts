@@ -31,18 +31,23 @@ const EXCHANGE_MEMBERS = new Set(['request', 'response', 'id', 'startedAt', 'vio
 /**
  * Whether a recording is HAR or NDJSON, from its first bytes: the members of the first object,
  * read at its top level (nested values skipped). A "log" member tells HAR wherever it stands
- * among them ({"comment":…,"log":…} is HAR too); a member of an exchange tells NDJSON.
+ * among them ({"comment":…,"log":…} is HAR too); a member of an exchange tells NDJSON. One
+ * document over several lines that is not HAR is no recording at all ('document').
  */
-export function recordingKind(start: string): 'har' | 'ndjson' {
+export function recordingKind(start: string): 'har' | 'ndjson' | 'document' {
   if (HAR_START.test(start)) return 'har';
   let depth = 0;
+  // A line break inside the first value: one JSON document written over lines, which no NDJSON
+  // line can be (a results.json, a SARIF file, an exchange pretty-printed), unless it is HAR.
+  let overLines = false;
   for (let at = 0; at < start.length; at += 1) {
     const char = start[at];
+    if (char === '\n' && depth > 0) overLines = true;
     if (char === '{' || char === '[') depth += 1;
     else if (char === '}' || char === ']') {
       depth -= 1;
       // The first object ended and told nothing: one line of NDJSON.
-      if (depth === 0) return 'ndjson';
+      if (depth === 0) return overLines ? 'document' : 'ndjson';
     } else if (char === '"') {
       let end = at + 1;
       while (end < start.length && start[end] !== '"') end += start[end] === '\\' ? 2 : 1;
@@ -52,13 +57,13 @@ export function recordingKind(start: string): 'har' | 'ndjson' {
         if (start[after] === ':') {
           const name = start.slice(at + 1, end);
           if (name === 'log') return 'har';
-          if (EXCHANGE_MEMBERS.has(name)) return 'ndjson';
+          if (EXCHANGE_MEMBERS.has(name) && !overLines) return 'ndjson';
         }
       }
       at = end;
     }
   }
-  return 'ndjson';
+  return overLines ? 'document' : 'ndjson';
 }
 
 /** How messages name a recording. */
@@ -131,7 +136,14 @@ export async function openRecording(file: string): Promise<OpenRecording> {
       await iterator.return?.();
     }
   }
-  return { kind: recordingKind(start), chunks: chunks() };
+  const kind = recordingKind(start);
+  if (kind === 'document') {
+    await iterator.return?.();
+    throw new UsageError(
+      `${recordingName(file)} is not a recording: it is one JSON document over several lines, where a recording is a HAR 1.2 file or NDJSON (one exchange per line, as proxy --record writes)${/"tool"\s*:\s*"print-conformance"/.test(start) ? '; results.json files are combined with merge' : ''}`,
+    );
+  }
+  return { kind, chunks: chunks() };
 }
 
 /** The non-blank lines of an NDJSON recording, a read buffer at a time (a final partial line included). */

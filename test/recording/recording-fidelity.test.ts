@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedExchange } from '../../proxy/recorder.js';
 import { exchangeOfHarEntry } from '../../src/recording/har.js';
 import { recordingKind } from '../../src/recording/read-exchanges.js';
+import { runCli } from '../helpers/cli.js';
 import { proxiedService } from '../helpers/proxy-fixture.js';
 import { rawExchange } from '../helpers/raw-http.js';
 
@@ -51,5 +55,27 @@ describe('recording fidelity', () => {
       'ndjson',
     );
     expect(recordingKind('{"request":{"method":"GET","headers":{"log":"x"}}}')).toBe('ndjson');
+    // One JSON document over several lines is no NDJSON, though it may hold an exchange's members.
+    expect(recordingKind('{\n  "tool": "print-conformance",\n  "rules": []\n}')).toBe('document');
+    expect(recordingKind('{\n  "request": {"method": "GET", "url": "http://s.test/v2/checkout/c"}\n}')).toBe(
+      'document',
+    );
+    expect(recordingKind('[\n  {"request": {}}\n]')).toBe('document');
+    expect(recordingKind('{"request":{}}\r\n{"request":{}}\r\n')).toBe('ndjson');
+  });
+
+  it('refuses a JSON document that is no recording in one line, naming what it is', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'print-conformance-kind-'));
+    try {
+      const file = join(folder, 'results.json');
+      writeFileSync(file, JSON.stringify({ tool: 'print-conformance', rules: [] }, null, 2));
+      const result = await runCli(['validate', file, '--report-dir', join(folder, 'r')]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `print-conformance: ${file} is not a recording: it is one JSON document over several lines, where a recording is a HAR 1.2 file or NDJSON (one exchange per line, as proxy --record writes); results.json files are combined with merge\n`,
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
