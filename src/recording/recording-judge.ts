@@ -1,3 +1,4 @@
+import type { ExchangeKind } from '../contract/exchange-facts.js';
 import type { LineRef } from '../findings/types.js';
 import { summariseExchange } from '../http/exchange-summary.js';
 import { findingRedactor, redactText } from '../redaction/index.js';
@@ -44,6 +45,11 @@ export class RecordingJudge {
   /** An exchange that is not the interface, counted apart unjudged (a replay does not send it again). */
   countOutside(reason: string): void {
     this.tally.outside(reason);
+  }
+
+  /** An exchange of the interface a replay could not send again (see Tally.notSent). */
+  notSent(kind: Exclude<ExchangeKind, 'other'>, format: 'json' | 'xml' | undefined): void {
+    this.tally.notSent(kind, format);
   }
 
   /** `learnOnly`: an order answer another judge counts; this one only learns the URLs it gave. */

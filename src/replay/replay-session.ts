@@ -2,7 +2,8 @@ import type { ReplaySummary } from '../findings/replay.js';
 import { send } from '../http/send.js';
 import { type JudgeResult, RecordingJudge } from '../recording/recording-judge.js';
 import { DEFAULT_NAMES, REDACTED } from '../redaction/index.js';
-import type { Exchange, Headers } from '../validate/exchange.js';
+import { formatOfMediaType } from '../validate/document.js';
+import { type Exchange, type Headers, header, mediaType } from '../validate/exchange.js';
 import { type Scope, ServiceBase } from '../validate/scope.js';
 import { type AnswerKind, answerDifferences } from './answer-differences.js';
 import { type OrderAnswer, readOrderAnswer } from './order-answer.js';
@@ -58,6 +59,13 @@ function answerKind(operation: 'checkout' | 'files'): AnswerKind {
   return operation === 'checkout' ? 'checkout' : 'upload';
 }
 
+/** The format a recorded request sent or asked for, as the rules of its operation would be judged in. */
+function recordedFormat(recorded: Exchange): 'json' | 'xml' | undefined {
+  const { headers, body } = recorded.request;
+  const sent = body && body.size > 0 ? formatOfMediaType(mediaType(header(headers, 'content-type'))) : undefined;
+  return sent ?? formatOfMediaType(mediaType(header(headers, 'accept')));
+}
+
 export async function replayRecordings(files: string[], options: ReplayOptions): Promise<ReplayOutcome> {
   const recordedBase = new ServiceBase(options.recordedBase);
   const map = new ReplayMap(options.target);
@@ -105,6 +113,11 @@ export async function replayRecordings(files: string[], options: ReplayOptions):
       // A body that was not recorded whole is what the user can fix first: it is named first.
       const why = 'reason' in body ? body.reason : 'reason' in mapped ? mapped.reason : '';
       log.notReplayed(item.at, method, recordedUrl, why, recorded.response?.status);
+      if (scope.kind === 'interface') {
+        const kind = `${method} ${scope.operation}`;
+        if (kind === 'POST checkout' || kind === 'GET checkout' || kind === 'POST files')
+          judge.notSent(kind, recordedFormat(recorded));
+      }
       if (scope.kind === 'order') map.learn(recordedOrder, undefined, `${method} ${recordedUrl} was not sent again`);
       continue;
     }

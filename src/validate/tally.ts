@@ -268,6 +268,20 @@ export class Tally {
     counts[reason] = (counts[reason] ?? 0) + 1;
   }
 
+  /**
+   * An exchange of the interface that a replay could not send again: its operation and format
+   * were used by the traffic, so their rules are untested rather than skipped, and say why.
+   */
+  notSent(kind: Exclude<ExchangeKind, 'other'>, format: 'json' | 'xml' | undefined): void {
+    const data = this.tables;
+    const answers = data.answers[kind] ?? {};
+    data.answers[kind] = answers;
+    answers[NOT_SENT] = (answers[NOT_SENT] ?? 0) + 1;
+    const used = data.traffic.used[kind] ?? {};
+    data.traffic.used[kind] = used;
+    if (format) used[format] = (used[format] ?? 0) + 1;
+  }
+
   /** An order answer, read for the URLs it gave. */
   order(): void {
     this.tables.traffic.orders += 1;
@@ -317,6 +331,9 @@ function addTraffic(into: TrafficScope, from: TrafficScope | undefined): void {
     addCounts(target, formats);
   }
 }
+
+/** How an answer table counts a request that a replay could not send again. */
+export const NOT_SENT = 'not sent again';
 
 /** Tallies of disjoint parts of the same traffic (worker threads, shards), as if one had seen it all. */
 export function mergeTallies(parts: readonly TallyData[]): TallyData {

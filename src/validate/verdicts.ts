@@ -9,7 +9,7 @@ import type {
   RunContext,
   RunSummary,
 } from '../findings/types.js';
-import type { TallyData } from './tally.js';
+import { NOT_SENT, type TallyData } from './tally.js';
 
 // One status model for every face and writer: a rule's verdict from what a run saw. `passed` needs
 // evidence (an exchange that could have broken the rule); a selected rule without any is
@@ -89,12 +89,14 @@ function skipReason(rule: Rule, context: VerdictContext, tally: TallyData): stri
   return undefined;
 }
 
+const answered = (answer: string) => (answer === NOT_SENT ? answer : `answered ${answer}`);
+
 function describeAnswers(kind: ExchangeKind, answers: Record<string, number> | undefined): string {
   const entries = Object.entries(answers ?? {}).sort((a, b) => b[1] - a[1]);
   if (entries.length === 0) return `no ${kind} was made`;
   const total = entries.reduce((sum, [, count]) => sum + count, 0);
-  if (entries.length === 1) return `every ${kind} (${total}) was answered ${entries[0]?.[0]}`;
-  return `${kind} was answered ${entries.map(([answer, count]) => `${answer} ×${count}`).join(', ')}`;
+  if (entries.length === 1) return `every ${kind} (${total}) was ${answered(entries[0]?.[0] ?? '')}`;
+  return `${kind} was ${entries.map(([answer, count]) => `${answered(answer)} ×${count}`).join(', ')}`;
 }
 
 /** Why no exchange of the run could test a rule, from what the run did see. */
