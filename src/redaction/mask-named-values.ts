@@ -206,6 +206,9 @@ function valueCut(text: string, after: number, separator: '=' | ':', quotedName:
   const ends = separator === '=' ? END_AFTER_EQUALS : quotedName ? END_AFTER_MEMBER : END_OF_LINE;
   const end = bareEnd(text, start, ends);
   if (end === start) return undefined;
+  // A JSON member's null holds no value to hide, and masked it would read as a string that was
+  // sent (a null ReturnUrl recorded as "[Filtered]" would be blamed as not echoed).
+  if (separator === ':' && quotedName && end - start === 4 && text.startsWith('null', start)) return undefined;
   // A JSON member's number or literal becomes a string: the body stays JSON.
   return { start, end, text: separator === ':' && quotedName ? QUOTED_REDACTED : REDACTED };
 }

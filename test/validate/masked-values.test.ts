@@ -105,6 +105,20 @@ describe('values a recording masked', () => {
     expect(judged(checkoutPost('json', request, answered)).failing).toEqual(['checkout.echo@response']);
   });
 
+  it('never turn a null into a value: a null ReturnUrl named by --redact stays null, and is judged as sent', () => {
+    const request = JSON.parse(checkoutRequestJson());
+    request.returnUrl = null;
+    const response = JSON.parse(checkoutResponseJson());
+    delete response.returnUrl;
+    const post = checkoutPost('json', JSON.stringify(request), JSON.stringify(response));
+    expect(judged(post).failing).toEqual([]);
+    const masked = recorded(post, ['ReturnUrl', 'Amount']);
+    expect(masked.request.body?.text).toContain('"returnUrl":null');
+    // A number is masked (as a string): its value may be the secret.
+    expect(masked.response?.body?.text).toMatch(/"amount":"\[Filtered\]"/);
+    expect(judged(masked).failing).toEqual([]);
+  });
+
   it('leave a PaymentUrl, Country or Status masked whole (--redact) unjudged', () => {
     const odd = JSON.parse(checkoutResponseJson());
     odd.paymentUrl = '/payments/abc/start';
