@@ -17,11 +17,15 @@ import { serveCommand } from './serve-command.js';
 import { CONFIG_FILE, checkConfigFile, loadSettings } from './settings.js';
 import { unknownArguments } from './unknown-arguments.js';
 import { validateCommand } from './validate-command.js';
+import { clearPreviousReports, type ReportPlaceOptions } from './writable.js';
 
 // Exit codes are a contract (CLI.md): 0 every rule held, 1 a rule failed, 2 the run could not be
 // made. Anything thrown while setting up is turned into one line on stderr and exit 2.
 
 const debug = process.argv.includes('--debug');
+
+/** The commands that write results.json, junit.xml and the other reports of a verdict. */
+const REPORTING_COMMANDS = new Set(['run', 'validate', 'replay', 'merge']);
 
 function fail(message: string, error?: unknown): never {
   // One line, always: scripts read it, and yargs writes some complaints over several.
@@ -71,6 +75,19 @@ const cli = yargs(command === 'validate' ? args.map((arg) => (arg === '-' ? STDI
     if (error) fail(error.message, error instanceof UsageError ? undefined : error);
     fail(`${unknownArguments(message, args, specs) ?? message}; see --help`);
   });
+
+// A run that cannot be made leaves no report, never the last run's posing as its own (CLI.md,
+// Reports): the reports at this run's places go before its options are checked, by yargs (an
+// unknown choice) or by the command. Asking for help or the version changes nothing.
+cli.middleware((argv) => {
+  const name = String(argv._[0] ?? 'run');
+  if (!REPORTING_COMMANDS.has(name) || argv.help || argv.version) return;
+  try {
+    clearPreviousReports(argv as unknown as ReportPlaceOptions);
+  } catch {
+    // A place that cannot be cleared is one the command itself refuses, in its own words.
+  }
+}, true);
 
 examplesOnTheirOwnLines(cli, HELP_WIDTH);
 runCommand(cli);

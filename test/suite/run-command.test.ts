@@ -283,6 +283,26 @@ describe('print-conformance run', () => {
     }
   });
 
+  it("leaves no earlier run's reports behind when an option is refused, by yargs or by the command", async () => {
+    for (const args of [
+      ['--format', 'xmlx'],
+      ['--upload-types', 'gif'],
+    ]) {
+      const reports = tempFolder();
+      writeFileSync(join(reports, 'results.json'), '{"summary":{"failed":0}}');
+      writeFileSync(join(reports, 'junit.xml'), '<testsuites/>');
+      writeFileSync(join(reports, 'notes.txt'), 'mine');
+      const result = await runCli(['--base-url', 'http://127.0.0.1:9/v2/', ...args, '--report-dir', reports]);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(readdirSync(reports).sort(), args.join(' ')).toEqual(['notes.txt']);
+    }
+    // Help changes nothing.
+    const kept = tempFolder();
+    writeFileSync(join(kept, 'results.json'), '{}');
+    await runCli(['validate', '--help', '--report-dir', kept]);
+    expect(readdirSync(kept)).toEqual(['results.json']);
+  });
+
   it('says in one line, exit 2, what cannot be run', async () => {
     const cases: [string[], RegExp][] = [
       [
