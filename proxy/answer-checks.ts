@@ -83,6 +83,12 @@ export function failureAnswer(
       };
     case 'unreachable':
       return { resend: false, status: 502, message: `the target ${targetBase} cannot be reached (${failure.code})` };
+    case 'dropped':
+      return {
+        resend: false,
+        status: 502,
+        message: `the target ${targetBase} took the request and closed the connection without answering (${failure.code})`,
+      };
     case 'malformed':
       return {
         resend: false,

@@ -372,7 +372,8 @@ export class ClientConnection {
       this.forward(flight);
       return;
     }
-    if (answer.broken) flight.headSent = true;
+    // A client that has had nothing of the answer yet (one held to be judged) is told, with a 502;
+    // one that has had part of it can only see its connection close.
     this.fail(flight, answer.status, answer.message);
   }
 

@@ -7,9 +7,9 @@ import { Tally } from '../src/validate/tally.js';
 import type { RecordedExchange } from './recorder.js';
 
 // What a proxy session saw, for its verdicts and summaries: every judged exchange in a Tally (the
-// same evidence and breaches `run` and `validate` count), and apart from it the exchanges that
-// never reached the target (the proxy answered them itself: 502, 504, 503, 408, refusals), by
-// reason. A session in which nothing reached the target shows nothing about the service.
+// same evidence and breaches `run` and `validate` count), and apart from it the exchanges the
+// target did not answer (the proxy answered them itself: 502, 504, 503, 408, refusals), by
+// reason. A session in which the target answered nothing shows nothing about the service.
 
 /** Reasons kept apart; a session with more distinct ones counts the rest together. */
 const KEPT_REASONS = 20;
@@ -25,7 +25,7 @@ export class TrafficLog {
   blocked = 0;
   /** Exchanges the core could not judge (recorded as such). */
   unjudged = 0;
-  /** Why exchanges never reached the target: "502 the target … cannot be reached (ECONNREFUSED)" → count. */
+  /** Why exchanges got no answer from the target: "502 the target … cannot be reached (ECONNREFUSED)" → count. */
   readonly notReached = new Map<string, number>();
 
   /**
@@ -92,8 +92,8 @@ export class TrafficLog {
       .map(([rule, formats]) => [rule, Object.values(formats ?? {}).reduce((sum, n) => sum + (n ?? 0), 0)] as const)
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
     const notReached = this.notReachedCount();
-    let line = `so far: ${this.seen} exchanges, ${this.reached} reached the target`;
-    if (notReached > 0) line += `, ${notReached} never did`;
+    let line = `so far: ${this.seen} exchanges, ${this.reached} answered by the target`;
+    if (notReached > 0) line += `, ${notReached} by the proxy itself`;
     if (broken.length === 0) return `${line}; no rule broken`;
     const shown = broken.slice(0, 5).map(([rule, count]) => `${rule} ×${count}`);
     if (broken.length > 5) shown.push(`${broken.length - 5} more`);

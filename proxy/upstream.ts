@@ -19,6 +19,8 @@ export type UpstreamFailure =
   /** The answer had begun, then nothing more came for the target timeout. */
   | { kind: 'stalled' }
   | { kind: 'unreachable'; code: string }
+  /** The target took the connection, then closed it without a byte of answer to the request. */
+  | { kind: 'dropped'; code: string }
   /** A connection kept from an earlier exchange closed before any byte of the answer came. */
   | { kind: 'stale'; code: string }
   | { kind: 'broken'; code: string }
@@ -45,6 +47,8 @@ export class Upstream {
   private reused = false;
   /** Some byte of the answer to the request now out has come. */
   private heard = false;
+  /** The target took the connection (TLS included): what fails after that is no "cannot be reached". */
+  private connected = false;
 
   /** The idle timeout the socket has now: the answer timeout until an answer's head came, then the target timeout. */
   private timeoutMs: number;
@@ -74,6 +78,9 @@ export class Upstream {
         })
       : netConnect({ port, host, noDelay: true });
     this.socket.setNoDelay(true);
+    this.socket.once(secure ? 'secureConnect' : 'connect', () => {
+      this.connected = true;
+    });
     // The socket's idle timer, changed only when the timeout it should have changes (each change
     // costs an allocation); whether a silence counts is decided when it fires.
     this.timeoutMs = answerTimeoutMs;
@@ -274,7 +281,7 @@ export class Upstream {
     // A target may close a kept-alive connection just as a request goes out on it (its idle
     // timeout, told to nobody): nothing of the request was handled, and it can be sent again.
     else if (this.reused && !this.heard) this.fail({ kind: 'stale', code });
-    else this.fail({ kind: 'unreachable', code });
+    else this.fail({ kind: this.connected ? 'dropped' : 'unreachable', code });
   }
 
   private fail(failure: UpstreamFailure): void {

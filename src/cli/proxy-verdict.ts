@@ -11,7 +11,7 @@ import { exitCodeOf, type VerdictContext, verdictsOf } from '../validate/verdict
 // never reached the target and why, and the exit code. A session in which no request reached the
 // target shows nothing about the service: it is not a pass but a run that could not be made.
 
-export const NOT_REACHED_HEADING = 'Never reached the target (answered by the proxy itself)';
+export const NOT_REACHED_HEADING = 'Answered by the proxy itself (no answer came from the target)';
 
 export interface SessionFacts {
   target: string;
@@ -50,7 +50,7 @@ function notMade(facts: SessionFacts): string | undefined {
     return `no exchange of the interface went through the proxy (${outside.join(', ') || 'nothing judged'}); the client must send checkout and upload requests under ${facts.target} (the run could not be made)`;
   }
   const first = traffic.notReachedLines()[0] ?? `${traffic.unjudged} exchanges not judged`;
-  return `no request reached the target ${facts.target} (${first}); check --target and that the service is up (the run could not be made)`;
+  return `no request was answered by the target ${facts.target} (${first}); check --target and that the service is up (the run could not be made)`;
 }
 
 export function proxyVerdict(facts: SessionFacts): ProxyVerdict {
@@ -73,8 +73,8 @@ export function proxyVerdict(facts: SessionFacts): ProxyVerdict {
     ...(facts.command || exitCode !== exitCodeOf(rules) ? { exitCode } : {}),
   });
   const notReached = traffic.notReachedLines();
-  const counts = [`${traffic.seen} exchanges`, `${traffic.reached} reached the target`];
-  if (notReached.length > 0) counts.push(`${traffic.notReachedCount()} never did`);
+  const counts = [`${traffic.seen} exchanges`, `${traffic.reached} answered by the target`];
+  if (notReached.length > 0) counts.push(`${traffic.notReachedCount()} by the proxy itself`);
   if (traffic.blocked > 0) counts.push(`${traffic.blocked} blocked (--mode enforce)`);
   if (traffic.unjudged > 0) counts.push(`${traffic.unjudged} could not be judged`);
   const lines: string[] = [];

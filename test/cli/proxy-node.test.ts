@@ -43,7 +43,7 @@ describe('print-conformance proxy and the Node.js it runs on', () => {
     await read.text();
     const { code, stderr, stdout } = await proxy.stop();
     expect(stderr).not.toMatch(/Deprecation/i);
-    expect(stdout).toMatch(/proxy summary: 2 exchanges?, 2 reached the target/);
+    expect(stdout).toMatch(/proxy summary: 2 exchanges?, 2 answered by the target/);
     expect(code).toBe(0);
   });
 });

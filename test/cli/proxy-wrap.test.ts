@@ -62,7 +62,7 @@ describe('print-conformance proxy -- COMMAND', () => {
     expect(result.stderr).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+\/\n/);
     expect(result.stderr).toMatch(/pass {6}checkout\.return-url\.length/);
     expect(result.stderr).toMatch(/skip {6}checkout\.xml\.casing +must +XML not selected \(--format\)/);
-    expect(result.stderr).toContain('proxy summary: 3 exchanges, 3 reached the target');
+    expect(result.stderr).toContain('proxy summary: 3 exchanges, 3 answered by the target');
     expect(result.stdout).toBe('');
     expect(result.code).toBe(0);
     expect(readFileSync(summary, 'utf8')).toMatch(/^### print-conformance proxy: ✅ /);
@@ -115,7 +115,7 @@ describe('print-conformance proxy -- COMMAND', () => {
       client('failing', { after: 'process.exit(3);' }),
     ]);
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain('proxy summary: 3 exchanges, 3 reached the target');
+    expect(result.stderr).toContain('proxy summary: 3 exchanges, 3 answered by the target');
     expect(result.stderr).toMatch(
       /Command \S+ \S+failing\.mjs exited 3; the proxy's verdict: held \(0\); the session exits 3/,
     );
@@ -185,7 +185,7 @@ setInterval(() => {}, 1000);`,
     child.kill('SIGTERM');
     const [code] = await exited;
     expect(stdout).toBe('ready\nclient got SIGTERM\n');
-    expect(stderr).toContain('proxy summary: 3 exchanges, 3 reached the target');
+    expect(stderr).toContain('proxy summary: 3 exchanges, 3 answered by the target');
     expect(code).toBe(0);
   });
 

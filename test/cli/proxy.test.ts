@@ -45,7 +45,7 @@ describe('print-conformance proxy', () => {
     // The verdict table goes to stdout, where run prints its own; the exchange log stays on stderr.
     expect(stdout).toMatch(/\nFAIL {6}checkout\.return-url\.length +must +json 1/);
     expect(stdout).toMatch(/\n {8}\[json\] request: ReturnUrl has 4 UTF-16 code units/);
-    expect(stdout).toMatch(/\nproxy summary: 2 exchanges, 2 reached the target\n$/);
+    expect(stdout).toMatch(/\nproxy summary: 2 exchanges, 2 answered by the target\n$/);
     expect(stderr).not.toMatch(/VERDICT|proxy summary/);
     expect(readFileSync(record, 'utf8').trim().split('\n')).toHaveLength(2);
     expect(readFileSync(summary, 'utf8')).toMatch(
@@ -71,7 +71,7 @@ describe('print-conformance proxy', () => {
       expect(
         stderr.match(/cannot write \/dev\/full: ENOSPC; exchanges from now on are not recorded there/g),
       ).toHaveLength(1);
-      expect(stdout).toMatch(/proxy summary: 3 exchanges, 3 reached the target/);
+      expect(stdout).toMatch(/proxy summary: 3 exchanges, 3 answered by the target/);
       expect(stderr).toMatch(/the recording is incomplete \(cannot write \/dev\/full: ENOSPC\)\n$/);
       expect(JSON.parse(readFileSync(har, 'utf8')).log.entries).toHaveLength(3);
     },

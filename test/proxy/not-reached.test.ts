@@ -68,7 +68,31 @@ describe('exchanges that never reached the target', () => {
       expect([proxy.traffic.tally.data.exchanges, proxy.traffic.unjudged]).toEqual([1, 0]);
       expect(proxy.traffic.tally.data.answers['GET checkout']).toEqual({ '200 JSON': 1 });
       expect(proxy.traffic.notReachedLines()).toEqual(['1× 400 only paths of the target are forwarded']);
-      expect(proxy.traffic.progress()).toMatch(/^so far: 2 exchanges, 1 reached the target, 1 never did; broken: /);
+      expect(proxy.traffic.progress()).toMatch(
+        /^so far: 2 exchanges, 1 answered by the target, 1 by the proxy itself; broken: /,
+      );
+    });
+  });
+});
+
+describe('a target that takes the request and breaks off', () => {
+  it('is told as such, never as one that cannot be reached, and a client that had nothing gets a 502', async () => {
+    const target = scriptedTarget([
+      // The request taken, then the connection reset: no byte of answer.
+      (socket) => socket.resetAndDestroy(),
+      // A JSON answer (held by the proxy to be judged) broken off in its body.
+      (socket) => {
+        socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"a":');
+        setTimeout(() => socket.resetAndDestroy(), 20);
+      },
+    ]);
+    await throughProxyTo(target.server, async (proxy) => {
+      const get = 'GET /v2/checkout/a HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n';
+      const dropped = await rawExchange(proxy.url, get);
+      expect(dropped).toMatch(/^HTTP\/1\.1 502 /);
+      expect(dropped).toContain('took the request and closed the connection without answering (ECONNRESET)');
+      expect(await rawExchange(proxy.url, get)).toMatch(/^HTTP\/1\.1 502 [\s\S]*the target broke off the answer/);
+      expect(proxy.traffic.notReachedLines().join('\n')).not.toContain('cannot be reached');
     });
   });
 });
@@ -103,12 +127,12 @@ describe('print-conformance proxy when nothing reached the target', () => {
     expect(code).toBe(2);
     expect(stdout).not.toMatch(/VERDICT|passed/);
     expect(stdout).toMatch(
-      /\nNever reached the target \(answered by the proxy itself\):\n {2}1× 502 the target \S+ cannot be reached \(ECONNREFUSED\)\nproxy summary: 1 exchanges, 0 reached the target, 1 never did\n/,
+      /\nAnswered by the proxy itself \(no answer came from the target\):\n {2}1× 502 the target \S+ cannot be reached \(ECONNREFUSED\)\nproxy summary: 1 exchanges, 0 answered by the target, 1 by the proxy itself\n/,
     );
     // The one line that says why is on stderr, and is its last.
     const last = stderr.trimEnd().split('\n').at(-1);
     expect(last).toBe(
-      `print-conformance: no request reached the target ${target} (1× 502 the target ${target} cannot be reached (ECONNREFUSED)); check --target and that the service is up (the run could not be made)`,
+      `print-conformance: no request was answered by the target ${target} (1× 502 the target ${target} cannot be reached (ECONNREFUSED)); check --target and that the service is up (the run could not be made)`,
     );
   });
 
