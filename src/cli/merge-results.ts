@@ -20,6 +20,10 @@ function readResults(file: string): RunResult {
     value = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    if (error instanceof SyntaxError)
+      throw new UsageError(
+        `${file} is not a results.json (it is not one JSON document): merge takes the results.json that validate --shard K/N wrote`,
+      );
     throw new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
   }
   if (value?.tool !== TOOL_NAME || !Array.isArray(value.rules) || !value.run || !value.answers)

@@ -15,7 +15,7 @@ import { optionList, selectedRules } from './rule-selection.js';
 import { serviceUrl } from './service-url.js';
 import { withSettings } from './settings.js';
 import { commandAfterDashes, runWrapped } from './wrapped-command.js';
-import { writableFile } from './writable.js';
+import { distinctOutputs, writableFile } from './writable.js';
 
 /** The log line of one exchange: "POST /v2/checkout/abc → 400  rule (request)". */
 const EXCHANGE_LINE = /^[A-Z]+ \/\S* → /;
@@ -25,18 +25,6 @@ type ProxyArgs = Awaited<ReturnType<ReturnType<typeof proxyOptions>['parseAsync'
 /** Rules of a format the clients do not speak are not reported in answers, the log or the recording. */
 function reportedRules(selected: ReadonlySet<RuleId>, formats: readonly ('json' | 'xml')[]): Set<string> {
   return new Set([...selected].filter((id) => formatsOf(ruleById(id)).some((f) => f === 'any' || formats.includes(f))));
-}
-
-/** Each output file is its own: two options naming one file would write over each other. */
-function distinctOutputs(outputs: [string, string | undefined][]): void {
-  const seen = new Map<string, string>();
-  for (const [option, file] of outputs) {
-    if (!file) continue;
-    const path = resolve(file);
-    const before = seen.get(path);
-    if (before) throw new UsageError(`${before} and ${option} name the same file, ${path}: give each its own`);
-    seen.set(path, option);
-  }
 }
 
 /** The proxy's options from the command line, each checked: a bad one is one line and exit 2. */

@@ -8,6 +8,18 @@ import { clearAllureResults } from '../report/clear-allure-results.js';
 // Output places are checked before any work starts: a run of minutes must not end in "cannot
 // write", and a tool's stack trace is no answer to a typo in a path.
 
+/** Each output file is its own: two options naming one file would write over each other. */
+export function distinctOutputs(outputs: [string, string | undefined][]): void {
+  const seen = new Map<string, string>();
+  for (const [option, file] of outputs) {
+    if (!file) continue;
+    const path = resolve(file);
+    const before = seen.get(path);
+    if (before) throw new UsageError(`${before} and ${option} name the same file, ${path}: give each its own`);
+    seen.set(path, option);
+  }
+}
+
 /** Creates the folder if needed; a usage error when it cannot be made or written. */
 export function writableFolder(folder: string, option: string): void {
   try {
@@ -45,6 +57,12 @@ export interface ReportPlaceOptions {
 /** The report folder and any report file given on its own, for run and validate. */
 export function checkReportPlaces(argv: ReportPlaceOptions): void {
   const reportDir = resolve(argv['report-dir']);
+  distinctOutputs([
+    ['--json-report', argv['json-report'] ?? join(reportDir, 'results.json')],
+    ['--junit', argv.junit ?? join(reportDir, 'junit.xml')],
+    ['--summary-md', argv['summary-md']],
+    ['--sarif', argv.sarif],
+  ]);
   writableFolder(reportDir, '--report-dir');
   if (argv['json-report']) writableFile(resolve(argv['json-report']), '--json-report');
   if (argv.junit) writableFile(resolve(argv.junit), '--junit');

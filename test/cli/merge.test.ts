@@ -156,6 +156,11 @@ describe('shards (validate --shard K/N, then merge)', () => {
       [join(folder, 'cut.json'), join(folder, 'x-2', 'results.json')],
       /^print-conformance: \S+cut\.json does not list every rule of the catalog once \(\d+ of \d+\): it was changed or cut; run its shard again\n$/,
     ]);
+    // A recording given for results: said what merge takes, not how JSON.parse failed.
+    cases.push([
+      [join(folder, 'mixed.ndjson')],
+      /^print-conformance: \S+mixed\.ndjson is not a results\.json \(it is not one JSON document\): merge takes the results\.json that validate --shard K\/N wrote\n$/,
+    ]);
     for (const [files, said] of cases) {
       const result = await runCli(['merge', ...files, '--report-dir', join(folder, 'refused')]);
       expect(result.code, files.join(' ')).toBe(2);

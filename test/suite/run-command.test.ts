@@ -327,6 +327,10 @@ describe('print-conformance run', () => {
         /^print-conformance: --report-dir \/etc\/hostname\/r: cannot write there \(a part of its path is not a folder\)\n$/,
       ],
       [['--read-only'], /^print-conformance: --read-only places no order: give --checkout-url or --order-id\n$/],
+      [
+        ['--json-report', '/tmp/print-conformance-same.out', '--junit', '/tmp/print-conformance-same.out'],
+        /^print-conformance: --json-report and --junit name the same file, \/tmp\/print-conformance-same\.out: give each its own\n$/,
+      ],
     ];
     for (const [args, message] of cases) {
       const reports = args.includes('--report-dir') ? [] : ['--report-dir', tempFolder()];
