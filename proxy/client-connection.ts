@@ -1,13 +1,9 @@
 import type { Socket } from 'node:net';
-import { isTextualMediaType } from '../src/validate/document.js';
-import { type Exchange, mediaType, type RecordedBody } from '../src/validate/exchange.js';
 import { admitRequest } from './admission.js';
 import { failureAnswer, mayResend } from './answer-checks.js';
 import { AnswerRelay } from './answer-relay.js';
-import type { Unread } from './body-tap.js';
-import { type BlockingAnswer, blockingAnswer, previewBody } from './enforcement.js';
+import { EnforceGate } from './enforce-gate.js';
 import { type Flight, newFlight } from './flight.js';
-import { HeldBytes } from './held-bytes.js';
 import { HeldEvents } from './held-events.js';
 import { type MessageHead, MessageParser } from './http-parser.js';
 import { chunkFrame, fieldLines, forwardedFields, LAST_CHUNK, statusLine } from './message-head.js';
@@ -17,10 +13,11 @@ import { lingerThenClose, writeClient, writeWhole } from './socket-writes.js';
 import { Upstream, type UpstreamFailure } from './upstream.js';
 
 // One client connection of the proxy and the target connection paired with it. Requests are read
-// off the socket with node's HTTP parser, admitted (admission.ts), and written to the target with
-// a new head; bodies pass through as the bytes they are while taps watch them, and the answer
-// comes back through the relay (answer-relay.ts). Exchanges on a connection are handled one after
-// another: a pipelined request is read when the one before it has been answered (held-events.ts).
+// off the socket with node's HTTP parser, admitted (admission.ts), in enforce mode judged first
+// (enforce-gate.ts), and written to the target with a new head; bodies pass through as the bytes
+// they are while taps watch them, and the answer comes back through the relay (answer-relay.ts).
+// Exchanges on a connection are handled one after another: a pipelined request is read when the
+// one before it has been answered (held-events.ts).
 
 /** With no client timeout, idle connections are still closed after this long, as node's http server does. */
 const KEEP_ALIVE_MS = 5000;
@@ -32,6 +29,7 @@ const NOT_FORWARDED_WITH_EXPECT = new Set(['host', 'content-length', 'expect']);
 export class ClientConnection {
   private readonly parser: MessageParser;
   private readonly relay: AnswerRelay;
+  private readonly gate: EnforceGate;
   private upstream: Upstream | undefined;
   private flight: Flight | undefined;
   /** Parser events of pipelined requests, waiting for the exchange before them. */
@@ -70,6 +68,16 @@ export class ClientConnection {
       finish: (flight) => this.finish(flight),
       failed: (flight, failure) => this.answerFailed(flight, failure),
       heldUntilRead: (bytes) => this.heldUntilRead(bytes),
+    });
+    this.gate = new EnforceGate({
+      client,
+      context,
+      forward: (flight) => this.forward(flight),
+      writeBody: (flight, chunk) => this.writeBody(flight, chunk),
+      endBody: (flight) => this.endBody(flight),
+      answerItself: (flight, status, headers, body) => this.answerItself(flight, status, headers, body),
+      finish: (flight) => this.finish(flight),
+      fail: (flight, status, message, extra) => this.fail(flight, status, message, extra),
     });
     // Events are handled at once unless an exchange before them is still being answered.
     this.parser = new MessageParser('request', {
@@ -163,44 +171,9 @@ export class ClientConnection {
     this.allowedHost = admission.host;
     const flight = newFlight(head, admission, this.context);
     this.flight = flight;
-    // In enforce mode a JSON/XML/form body is read whole, a multipart one's start, before
-    // anything is forwarded: the request is judged first.
-    if (flight.peekLimit > 0) {
-      flight.gated = true;
-      // JSON, XML and forms are held by their tap, whole, and forwarded from it once judged; of
-      // others the start is held here.
-      if (!isTextualMediaType(mediaType(flight.headers['content-type']))) flight.peeked = new HeldBytes();
-      else flight.requestTap.forwardsHeld = true;
-      // An HTTP/1.0 client knows no interim answers (RFC 9110 §15.2): it sends its body anyway.
-      if (/^100-continue$/i.test(flight.headers.expect ?? '') && head.version !== '1.0') {
-        flight.continued = true;
-        this.client.write(`${statusLine(100)}\r\n`, 'latin1');
-      }
-      return;
-    }
-    if (this.context.enforce && this.blockedByHead(flight)) return;
+    // In enforce mode the request is judged before anything of it is forwarded (enforce-gate.ts).
+    if (this.context.enforce && this.gate.admit(flight)) return;
     this.forward(flight);
-  }
-
-  /**
-   * Enforce mode: a request whose body is not held first (an upload of a binary type, a GET) is
-   * judged by its head before it is forwarded: its type and its URL can break a must rule alone.
-   * Its body, unread yet, is judged by no rule: it is known only by its announced size.
-   */
-  private blockedByHead(flight: Flight): boolean {
-    const { framing } = flight.head;
-    const announced = framing.kind === 'length' ? framing.length : framing.kind === 'none' ? 0 : Number.NaN;
-    const request = { ...flight.exchange.request };
-    if (announced !== 0)
-      request.body = {
-        size: Number.isNaN(announced) ? 0 : announced,
-        skipped: 'judged by its head, before it was read',
-      };
-    const preview: Exchange = { request };
-    const blocked = blockingAnswer(this.context.judge(preview));
-    if (!blocked) return false;
-    this.block(flight, preview, blocked);
-    return true;
   }
 
   private requestBody(chunk: Buffer): void {
@@ -210,21 +183,7 @@ export class ClientConnection {
     if (!flight.gated) this.writeBody(flight, chunk);
     flight.requestTap.push(chunk);
     if (flight.gated) {
-      // A body the gate cannot hold whole is not read on: it cannot be judged, so it is refused.
-      if (!flight.peeked) {
-        if (!flight.requestTap.keeping) this.refuseUnread(flight);
-        return;
-      }
-      // The start of a multipart body, held against the budget like any other.
-      const budget = this.context.tapOptions.budget;
-      const cost = flight.peeked.costOf(chunk);
-      if (budget && !budget.take(cost)) {
-        this.refuseUnread(flight, 'budget');
-        return;
-      }
-      flight.peekedCost += cost;
-      flight.peeked.add(chunk);
-      if (flight.peeked.size > flight.peekLimit) this.judgeGated(flight);
+      this.gate.body(flight, chunk);
       return;
     }
     if (flight.requestTap.hashBehind)
@@ -243,57 +202,10 @@ export class ClientConnection {
     this.held.hold();
     this.client.pause();
     if (flight.gated) {
-      this.judgeGated(flight);
+      this.gate.judge(flight);
       return;
     }
     if (flight.forwarded) this.endBody(flight);
-  }
-
-  /**
-   * Enforce mode: the request is judged from its whole body (JSON, XML, forms) or its start
-   * (multipart) before anything is forwarded; a must violation blocks it, and so does a body the
-   * proxy cannot read: a gate that cannot see fails closed.
-   */
-  private judgeGated(flight: Flight): void {
-    flight.gated = false;
-    const peeked = flight.peeked;
-    flight.peeked = undefined;
-    let previewed: RecordedBody;
-    let held: Buffer[];
-    if (peeked) {
-      held = peeked.all();
-      previewed = previewBody(flight.headers, held, this.context.tapOptions);
-    } else {
-      previewed = flight.requestTap.finish(flight.headers['content-encoding']);
-      if (flight.requestTap.unread) {
-        this.refuseUnread(flight);
-        return;
-      }
-      held = flight.requestTap.held();
-    }
-    const preview: Exchange = { request: { ...flight.exchange.request, body: previewed } };
-    const blocked = blockingAnswer(this.context.judge(preview));
-    if (!blocked) {
-      this.forward(flight);
-      for (const chunk of held) this.writeBody(flight, chunk);
-      if (peeked) this.context.tapOptions.budget?.give(flight.peekedCost);
-      flight.peekedCost = 0;
-      if (flight.requestEnded) this.endBody(flight);
-      return;
-    }
-    this.block(flight, preview, blocked);
-  }
-
-  /** Enforce mode: the proxy answers a request that breaks a must rule itself; the rest of its body is let go. */
-  private block(flight: Flight, preview: Exchange, blocked: BlockingAnswer): void {
-    const { status, headers, body } = blocked;
-    flight.discarding = true;
-    flight.exchange.request.body = preview.request.body;
-    flight.exchange.response = { status, headers, body: { text: body, size: Buffer.byteLength(body) } };
-    flight.exchange.violations = blocked.violations;
-    flight.exchange.blocked = true;
-    this.answerItself(flight, status, headers, body);
-    this.finish(flight);
   }
 
   private forward(flight: Flight): void {
@@ -311,29 +223,6 @@ export class ClientConnection {
     else if (framing.kind === 'length') text += `content-length: ${framing.length}\r\n`;
     const bodyFollows = framing.kind === 'chunked' || (framing.kind === 'length' && framing.length > 0);
     this.upstream.send(`${text}\r\n`, this.relay.events(flight), bodyFollows);
-  }
-
-  /** Enforce mode: a body the gate cannot read (too large, over the budget, in an unknown coding) is refused. */
-  private refuseUnread(flight: Flight, unread: Unread | undefined = flight.requestTap.unread): void {
-    const limit = this.context.validateLimit;
-    const budget = this.context.tapOptions.budget;
-    const refusal =
-      unread === 'coding'
-        ? {
-            status: 415,
-            message: `enforce mode cannot read a body in the content coding ${JSON.stringify(flight.headers['content-encoding'] ?? '')}, so does not forward it`,
-          }
-        : unread === 'budget'
-          ? {
-              status: 503,
-              message: `enforce mode cannot hold this body to judge it now (the memory budget of ${budget?.limit} bytes, --memory-budget, is spent), so does not forward it; try again later`,
-            }
-          : {
-              status: 413,
-              message: `enforce mode reads bodies up to ${limit} bytes (--validate-limit) to judge them; this one is larger, so it is not forwarded`,
-            };
-    flight.gated = false;
-    this.fail(flight, refusal.status, refusal.message, unread === 'budget' ? { 'retry-after': '1' } : undefined);
   }
 
   private writeBody(flight: Flight, chunk: Buffer): void {
