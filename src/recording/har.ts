@@ -53,11 +53,13 @@ function bodyOf(
     return { base64: text, size: bytes.length };
   }
   const utf8Size = Buffer.byteLength(text);
-  if (declaredSize === undefined || declaredSize < 0) return { text, size: utf8Size };
   // Text a tool decoded from an 8-bit encoding that the body names (ISO-8859-1, say) was one byte a
   // character: a size that says so is kept, so that the core does not take the text for UTF-8.
-  const eightBit =
-    declaredSize === text.length && namesEightBitEncoding(declaredEncoding(text) ?? mediaParam(mimeType, 'charset'));
+  const namesEightBit = namesEightBitEncoding(declaredEncoding(text) ?? mediaParam(mimeType, 'charset'));
+  // Without a size (HAR allows -1, "not available") nothing says the bytes were other than the body
+  // names them: read as UTF-8, a correct ISO-8859-1 body would be failed as misdeclared.
+  if (declaredSize === undefined || declaredSize < 0) return { text, size: namesEightBit ? text.length : utf8Size };
+  const eightBit = declaredSize === text.length && namesEightBit;
   return { text, size: eightBit ? declaredSize : Math.max(declaredSize, utf8Size) };
 }
 

@@ -107,6 +107,19 @@ describe('harItems', () => {
 });
 
 describe('a HAR saved without bodies', () => {
+  it('reads a body that names an 8-bit encoding, and gives no size, as the bytes it names', async () => {
+    const xml = '<?xml version="1.0" encoding="ISO-8859-1"?>\n<Checkout><Name>Café Müller</Name></Checkout>';
+    for (const size of [-1, undefined]) {
+      const latin1 = entry('abc') as unknown as { response: { content: Record<string, unknown> } };
+      latin1.response.content = { size, mimeType: 'application/xml; charset=ISO-8859-1', text: xml };
+      const [item] = await read(har([latin1]));
+      // One byte a character, as ISO-8859-1 writes it: never the UTF-8 length of the decoded text.
+      expect(item && 'exchange' in item ? item.exchange.response?.body?.size : undefined, String(size)).toBe(
+        xml.length,
+      );
+    }
+  });
+
   it('keeps the size of a body it left out, never an empty body a rule could blame', async () => {
     const bare = entry('abc', 201) as { response: { content: { size: number; text?: string } } };
     bare.response.content = { size: 420 };
