@@ -36,9 +36,15 @@ export function reportCommand(yargs: Argv) {
       const resultsDir = resolve(argv.results ?? argv['allure-dir'] ?? join(reportDir, 'allure-results'));
       const outputDir = resolve(argv.output ?? join(reportDir, 'allure-report'));
       // The generator is loaded only for this command.
-      const { hasAllureResults, writeHtmlReport } = await import('../report/html-report.js');
+      const { hasAllureResults, unreadableAllureResults, writeHtmlReport } = await import('../report/html-report.js');
       if (!hasAllureResults(resultsDir))
         throw new UsageError(`no Allure results in ${resultsDir}; run the suite or validate first`);
+      // A page that leaves out what it cannot read would tell another story than the run did.
+      const unreadable = unreadableAllureResults(resultsDir);
+      if (unreadable.length > 0)
+        throw new UsageError(
+          `${unreadable.length} Allure result file${unreadable.length > 1 ? 's' : ''} in ${resultsDir} cannot be read (${unreadable[0]}${unreadable.length > 1 ? ', …' : ''}): cut off or changed, their rules would be missing from the report; run the suite or validate again`,
+        );
       writableFolder(outputDir, '--output');
       process.stderr.write(`writing the report of ${resultsDir}…\n`);
       const index = await writeHtmlReport({ resultsDir, outputDir, name: argv.name });

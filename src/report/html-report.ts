@@ -40,6 +40,23 @@ export function hasAllureResults(folder: string): boolean {
   }
 }
 
+/**
+ * The Allure result files in `folder` that cannot be read (cut off, changed): the generator leaves
+ * them out without a word, so a failed rule would go missing from the page and it would be green.
+ */
+export function unreadableAllureResults(folder: string): string[] {
+  return readdirSync(folder)
+    .filter((name) => name.endsWith('-result.json'))
+    .filter((name) => {
+      try {
+        const result = JSON.parse(readFileSync(join(folder, name), 'utf8')) as { status?: unknown; name?: unknown };
+        return typeof result?.status !== 'string' || typeof result.name !== 'string';
+      } catch {
+        return true;
+      }
+    });
+}
+
 /** Writes `<outputDir>/index.html`; rejects with the generator's last words if it fails. */
 export async function writeHtmlReport(options: HtmlReportOptions): Promise<string> {
   const work = mkdtempSync(join(tmpdir(), 'print-conformance-report-'));

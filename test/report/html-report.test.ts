@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -82,6 +82,18 @@ describe('print-conformance report', () => {
     // IHDR: the page was drawn at the window's size, not left blank.
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1280, 1400]);
     expect(png.length).toBeGreaterThan(20_000);
+  });
+
+  it('refuses results it cannot read, rather than write a page without their rules', async () => {
+    const cut = join(folder, 'cut');
+    mkdirSync(cut);
+    writeFileSync(join(cut, '1-result.json'), '{"name":"checkout.echo","status":"failed"}');
+    writeFileSync(join(cut, '2-result.json'), '{"name":"checkout.status.open","sta');
+    const result = await runCli(['report', cut]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^print-conformance: 1 Allure result file in \S+cut cannot be read \(2-result\.json\): cut off or changed, their rules would be missing from the report; run the suite or validate again\n$/,
+    );
   });
 
   it('says in one line, exit 2, when there are no results', async () => {
