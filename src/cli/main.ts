@@ -46,9 +46,11 @@ const HELP_WIDTH = Math.min(110, process.stdout.columns || 110);
 // Every command's options, learnt before parsing (yargs then enters the command's own context).
 let specs = new Map<string, OptionSpec>();
 
-// `validate -` reads standard input; yargs would drop a lone "-", so it is named as a path first.
+// `validate -` reads standard input (and `replay -` is told it cannot); yargs would drop a lone "-", so it is named as a path first.
 const command = args.find((arg) => !arg.startsWith('-'));
-const cli = yargs(command === 'validate' ? args.map((arg) => (arg === '-' ? STDIN : arg)) : args)
+const cli = yargs(
+  command === 'validate' || command === 'replay' ? args.map((arg) => (arg === '-' ? STDIN : arg)) : args,
+)
   .scriptName('print-conformance')
   .usage(
     '$0 [command] [options]\n\nChecks that a print ordering service speaks its checkout and upload interface exactly as described.',

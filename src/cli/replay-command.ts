@@ -1,5 +1,6 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
+import { isPipe, isStdin } from '../recording/read-exchanges.js';
 import { colourWanted } from '../report/colour.js';
 import { stopOnInterrupt } from './interrupt.js';
 import { numberOption } from './number-option.js';
@@ -88,6 +89,11 @@ export function replayCommand(yargs: Argv) {
       const started = Date.now();
       const selected = selectedRules(argv.only, argv.skip);
       const files = (argv.files ?? []).map(String);
+      const pipe = files.find(isPipe);
+      if (pipe !== undefined)
+        throw new UsageError(
+          `replay reads its recordings twice (first to see what it can send again, then to send it): ${isStdin(pipe) ? 'standard input' : pipe} can be read only once; save the recording to a file`,
+        );
       const target = withSlash(absoluteUrl(argv.target, '--target') as string);
       const recordedBase =
         argv['recorded-base'] === undefined ? undefined : absoluteUrl(argv['recorded-base'], '--recorded-base');

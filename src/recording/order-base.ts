@@ -2,11 +2,11 @@ import type { Exchange } from '../validate/exchange.js';
 import { baseNamedByOrder } from '../validate/traffic.js';
 import { flawOfRecordedExchange } from './exchange-shape.js';
 import { harItems } from './har-reader.js';
-import { isStdin, ndjsonLines, openRecording, recordingName } from './read-exchanges.js';
+import { isPipe, ndjsonLines, openRecording, recordingName } from './read-exchanges.js';
 
 // Before judging, the service's base is read from the first order answer of the recordings: the
 // URLs it gives name the service, where the first API-looking call may be the shop's own. A
-// recording without one (or standard input, which cannot be read twice) is left to learn the base
+// recording without one (or standard input or a pipe, which cannot be read twice) is left to learn the base
 // from its calls as they come.
 
 /** Exchanges looked through for an order answer before giving up: the order comes early. */
@@ -52,7 +52,7 @@ async function baseInFile(file: string): Promise<string | undefined> {
 /** The base the recordings' first order answer names, if one is found early in a file. */
 export async function baseFromOrderAnswers(files: readonly string[]): Promise<string | undefined> {
   for (const file of files) {
-    if (isStdin(file)) return undefined;
+    if (isPipe(file)) return undefined;
     const base = await baseInFile(file);
     if (base) return base;
   }

@@ -66,6 +66,17 @@ export function recordingKind(start: string): 'har' | 'ndjson' | 'document' {
   return overLines ? 'document' : 'ndjson';
 }
 
+/** Standard input, a named pipe or a process substitution: a recording that can be read only once. */
+export function isPipe(file: string): boolean {
+  if (isStdin(file)) return true;
+  try {
+    const stat = statSync(file);
+    return stat.isFIFO() || stat.isCharacterDevice();
+  } catch {
+    return false;
+  }
+}
+
 /** How messages name a recording. */
 export const recordingName = (file: string) => (isStdin(file) ? 'standard input' : file);
 
@@ -86,6 +97,8 @@ export function recordingSize(file: string): number | undefined {
   }
   try {
     const stat = statSync(file);
+    // A named pipe or a process substitution (validate <(zcat traffic.ndjson.gz)): read as it comes.
+    if (stat.isFIFO() || stat.isCharacterDevice()) return undefined;
     if (!stat.isFile()) throw new Error('not a file');
     return stat.size;
   } catch (error) {

@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import {
+  createWriteStream,
   linkSync,
   lstatSync,
   mkdirSync,
@@ -129,6 +131,34 @@ describe('output files and planted links', () => {
     // Nothing left behind.
     expect(readdirSync(folder)).toEqual(['report.txt']);
   });
+});
+
+describe('recordings that can be read only once', () => {
+  it.runIf(process.platform === 'linux')(
+    'validate reads a named pipe (as <(zcat …) gives) as it comes; replay refuses one, and standard input, in one line',
+    async () => {
+      const made = serverErrorRecording('pipe');
+      const fifo = join(made.folder, 'pipe.ndjson');
+      execFileSync('mkfifo', [fifo]);
+      const writing = new Promise<void>((resolve, reject) => {
+        const pipe = createWriteStream(fifo);
+        pipe.on('error', reject);
+        pipe.end(readFileSync(made.recording), () => resolve());
+      });
+      const validated = await runCli(['validate', fifo, '--report-dir', join(made.folder, 'r')], { timeoutMs: 20_000 });
+      await writing;
+      expect(validated.code, validated.stderr).toBe(1);
+      expect(validated.stdout).toMatch(/FAIL\s+http\.no-server-error/);
+      for (const source of [fifo, '-']) {
+        const replayed = await runCli(['replay', source, '--target', 'http://127.0.0.1:9/v2/'], { timeoutMs: 20_000 });
+        expect(replayed.code, source).toBe(2);
+        expect(replayed.stderr, source).toMatch(
+          /^print-conformance: replay reads its recordings twice .* can be read only once; save the recording to a file\n$/,
+        );
+      }
+      rmSync(made.folder, { recursive: true, force: true });
+    },
+  );
 });
 
 describe('output folders that cannot be made', () => {
