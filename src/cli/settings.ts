@@ -122,7 +122,7 @@ function fromPlace(entries: ConfigEntry[], spec: OptionSpec, baseFolder: string 
  */
 function switchOf(variable: string, value: string): boolean {
   if (/^(?:true|1|yes|on)$/i.test(value.trim())) return true;
-  if (/^(?:false|0|no|off)?$/i.test(value.trim())) return false;
+  if (/^(?:false|0|no|off)$/i.test(value.trim())) return false;
   throw new UsageError(`${variable}=${value} is not a yes/no value; give true or false (also 1/0, yes/no, on/off)`);
 }
 
@@ -134,7 +134,8 @@ function fromEnvironment(command: string, spec: OptionSpec, env: NodeJS.ProcessE
     const own = env[ownName];
     const shared = command === 'serve' ? undefined : env[sharedName];
     const value = own ?? shared;
-    if (value === undefined) continue;
+    // An empty value is a variable left unset (a CI input not given): the option is not given.
+    if (value === undefined || value.trim() === '') continue;
     out[option] = spec.boolean.has(option) ? switchOf(own !== undefined ? ownName : sharedName, value) : value;
   }
   return out;

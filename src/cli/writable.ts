@@ -56,6 +56,9 @@ export interface ReportPlaceOptions {
 
 /** The report folder and any report file given on its own, for run and validate. */
 export function checkReportPlaces(argv: ReportPlaceOptions): void {
+  // An empty place would be the working folder itself (--report-dir "" from an unset variable).
+  for (const option of ['report-dir', 'json-report', 'junit', 'allure-dir', 'summary-md', 'sarif'] as const)
+    if (argv[option]?.trim() === '') throw new UsageError(`--${option} is empty: give the place to write to`);
   const reportDir = resolve(argv['report-dir']);
   distinctOutputs([
     ['--json-report', argv['json-report'] ?? join(reportDir, 'results.json')],

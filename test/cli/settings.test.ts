@@ -60,6 +60,21 @@ describe('settings', () => {
     expect(existsSync(join(root, 'from-line', 'results.json'))).toBe(true);
   });
 
+  it('takes a variable set empty as not set, and refuses an empty report place given outright', async () => {
+    const { root, deep } = project({ reportDir: 'from-file' });
+    // PRINT_CONFORMANCE_REPORT_DIR= (a CI input left out) must not put the reports in the working folder.
+    const unset = await runCli(['validate', recording], { cwd: deep, env: { PRINT_CONFORMANCE_REPORT_DIR: '' } });
+    expect(unset.code).toBe(1);
+    expect(existsSync(join(root, 'from-file', 'results.json'))).toBe(true);
+    expect(existsSync(join(deep, 'results.json'))).toBe(false);
+    for (const option of ['--report-dir', '--junit']) {
+      const empty = await runCli(['validate', recording, option, ''], { cwd: deep });
+      expect(empty.code, option).toBe(2);
+      expect(empty.stderr).toBe(`print-conformance: ${option} is empty: give the place to write to\n`);
+    }
+    expect(existsSync(join(deep, 'results.json'))).toBe(false);
+  });
+
   it('reads booleans and numbers from the environment, and refuses bad ones in one line', async () => {
     const json = await runCli(['rules'], { env: { PRINT_CONFORMANCE_RULES_JSON: 'true' } });
     expect(() => JSON.parse(json.stdout)).not.toThrow();
