@@ -1,10 +1,11 @@
 import { availableParallelism } from 'node:os';
+import { UsageError } from '../findings/usage-error.js';
 import { harItems } from './har-reader.js';
 import { inProcessSink, type JudgeSink, type OrderLine } from './judge-sink.js';
 import { hashOf, isOrderUrl, partitionKeyOfUrl, requestUrlOfBytes } from './line-route.js';
 import { baseFromOrderAnswers } from './order-base.js';
 import { RawLineSplitter } from './raw-lines.js';
-import { openRecording, recordingName, recordingSize } from './read-exchanges.js';
+import { givenTwice, openRecording, recordingName, recordingSize } from './read-exchanges.js';
 import type { JudgeResult } from './recording-judge.js';
 import { WorkerJudges } from './worker-judges.js';
 
@@ -56,6 +57,11 @@ export function jobsFor(
 export async function judgeRecordings(files: string[], options: JudgeOptions): Promise<JudgeResult> {
   // Every file is checked before any is judged: a typo in the last name costs no wait.
   const sizes = files.map(recordingSize);
+  const twice = givenTwice(files);
+  if (twice)
+    throw new UsageError(
+      `${recordingName(twice[1])} is given twice (${twice[0] === twice[1] ? 'once more' : `as ${twice[0]} too`}): its exchanges would count twice; give each recording once`,
+    );
   const bytes = sizes.includes(undefined) ? undefined : sizes.reduce<number>((sum, size) => sum + (size ?? 0), 0);
   const jobs = jobsFor(options.jobs, bytes);
   const shards = options.shard?.count ?? 1;

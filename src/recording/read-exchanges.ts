@@ -66,6 +66,24 @@ export function recordingKind(start: string): 'har' | 'ndjson' | 'document' {
   return overLines ? 'document' : 'ndjson';
 }
 
+/** Recordings given more than once (the same file by two names included): their exchanges would count twice. */
+export function givenTwice(files: readonly string[]): [string, string] | undefined {
+  const seen = new Map<string, string>();
+  for (const file of files) {
+    let key: string;
+    try {
+      const stat = statSync(isStdin(file) ? STDIN : file);
+      key = `${stat.dev}:${stat.ino}`;
+    } catch {
+      continue;
+    }
+    const before = seen.get(key);
+    if (before !== undefined) return [before, file];
+    seen.set(key, file);
+  }
+  return undefined;
+}
+
 /** Standard input, a named pipe or a process substitution: a recording that can be read only once. */
 export function isPipe(file: string): boolean {
   if (isStdin(file)) return true;
@@ -137,6 +155,13 @@ export async function openRecording(file: string): Promise<OpenRecording> {
   }
   // Tools on Windows may start their files with a byte order mark, which JSON does not allow.
   let first = Buffer.concat(head);
+  // Compressed, it would read as lines of no JSON, one warning each.
+  if (first[0] === 0x1f && first[1] === 0x8b) {
+    await iterator.return?.();
+    throw new UsageError(
+      `${recordingName(file)} is gzip-compressed: give it uncompressed, e.g. zcat ${isStdin(file) ? 'FILE' : file} | print-conformance validate -`,
+    );
+  }
   if (first.subarray(0, 3).equals(BYTE_ORDER_MARK)) first = first.subarray(3);
   const start = first.subarray(0, HEAD_BYTES).toString('utf8');
   async function* chunks(): AsyncGenerator<Buffer> {

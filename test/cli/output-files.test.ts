@@ -13,6 +13,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startProxy } from '../../proxy/proxy-server.js';
 import { makeFolders } from '../../src/output/make-folders.js';
@@ -159,6 +160,33 @@ describe('recordings that can be read only once', () => {
       rmSync(made.folder, { recursive: true, force: true });
     },
   );
+});
+
+describe('recordings given in a form validate cannot judge', () => {
+  it('refuses a gzip-compressed recording and one given twice, each in one line, before judging', async () => {
+    const made = serverErrorRecording('forms');
+    const packed = join(made.folder, 'one.ndjson.gz');
+    writeFileSync(packed, gzipSync(readFileSync(made.recording)));
+    const linked = join(made.folder, 'link.ndjson');
+    symlinkSync(made.recording, linked);
+    const cases: [string[], RegExp][] = [
+      [
+        [packed],
+        /^print-conformance: \S+one\.ndjson\.gz is gzip-compressed: give it uncompressed, e\.g\. zcat \S+ \| print-conformance validate -\n$/,
+      ],
+      [
+        [made.recording, made.recording],
+        /^print-conformance: \S+one\.ndjson is given twice \(once more\): its exchanges would count twice; give each recording once\n$/,
+      ],
+      [[made.recording, linked], /^print-conformance: \S+link\.ndjson is given twice \(as \S+one\.ndjson too\)/],
+    ];
+    for (const [files, said] of cases) {
+      const result = await runCli(['validate', ...files, '--report-dir', join(made.folder, 'r')]);
+      expect(result.code, files.join(' ')).toBe(2);
+      expect(result.stderr, files.join(' ')).toMatch(said);
+    }
+    rmSync(made.folder, { recursive: true, force: true });
+  });
 });
 
 describe('output folders that cannot be made', () => {
