@@ -13,7 +13,11 @@ export function openapiCommand(yargs: Argv) {
     (y) =>
       withSettings(
         y
-          .option('output', { alias: 'o', type: 'string', describe: 'Write it to this file instead of stdout' })
+          .option('output', {
+            alias: 'o',
+            type: 'string',
+            describe: 'Write it to this file instead of stdout (- is stdout)',
+          })
           .option('base-url', {
             type: 'string',
             describe: `Base URL of the service the document is for: the server's default and the OAuth token URL (default ${DEFAULT_BASE_URL})`,
@@ -23,9 +27,13 @@ export function openapiCommand(yargs: Argv) {
       ),
     (argv) => {
       const given = absoluteUrl(argv['base-url'], '--base-url');
+      // Paths and the token URL are appended to it: a query or fragment would end up in their middle.
+      if (given !== undefined && /[?#]/.test(given))
+        throw new UsageError(`--base-url ${given}: a base URL has no query or fragment`);
       const baseUrl = given === undefined || given.endsWith('/') ? given : `${given}/`;
       const text = `${JSON.stringify(openApiDocument({ baseUrl }), null, 2)}\n`;
-      if (!argv.output) {
+      // "-" is standard output, as tools spell it (-o -): never a file named "-".
+      if (!argv.output || argv.output === '-') {
         process.stdout.write(text);
         return;
       }

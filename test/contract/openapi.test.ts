@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -242,5 +242,17 @@ describe('print-conformance openapi', () => {
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain('--base-url ftp://x is not an absolute http(s) URL');
+    const query = await runCli(['openapi', '--base-url', 'https://x.example/v2?x=1#f']);
+    expect(query.code).toBe(2);
+    expect(query.stderr).toBe(
+      'print-conformance: --base-url https://x.example/v2?x=1#f: a base URL has no query or fragment\n',
+    );
+  });
+
+  it('prints the document for -o -, as tools spell standard output, and writes no file named -', async () => {
+    const result = await runCli(['openapi', '-o', '-'], { cwd: folder });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(document);
+    expect(existsSync(join(folder, '-'))).toBe(false);
   });
 });
