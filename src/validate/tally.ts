@@ -87,7 +87,12 @@ function bump(table: Partial<Record<RuleId, PerFormat>>, rule: RuleId, format: F
 function answerOf(facts: ExchangeFacts): string {
   if (facts.status === undefined) return 'no answer';
   const format = facts.responseDocument ?? facts.responseBody;
-  return format ? `${facts.status} ${format.toUpperCase()}` : String(facts.status);
+  if (format) return `${facts.status} ${format.toUpperCase()}`;
+  // A body that is there but was not kept as text (a HAR saved without content): the reason a rule
+  // was untested is then the recording, not the status, and the reason must say so.
+  return facts.responseEmpty || facts.responseText
+    ? String(facts.status)
+    : `${facts.status} with its body not recorded`;
 }
 
 export interface TallyOptions {

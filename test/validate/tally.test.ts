@@ -33,6 +33,25 @@ describe('the tally', () => {
     expect(tally.data.findings).toHaveLength(9);
   });
 
+  it('tells an answer whose body was not recorded from one that had none, in the answers it counts', () => {
+    const tally = new Tally({ summarise: () => ({ method: 'GET', url: exchange.request.url, requestHeaders: {} }) });
+    const judged = (facts: Partial<ReturnType<typeof noFacts>>) => ({
+      violations: [],
+      tested: [],
+      facts: { ...noFacts('GET checkout'), status: 200, ...facts },
+    });
+    tally.record(exchange, judged({ responseEmpty: true }));
+    tally.record(exchange, judged({ responseText: true }));
+    // A HAR saved without content: a body was there, and nothing of it can be judged.
+    tally.record(exchange, judged({}));
+    tally.record(exchange, judged({ responseDocument: 'json' }));
+    expect(tally.data.answers['GET checkout']).toEqual({
+      '200': 2,
+      '200 with its body not recorded': 1,
+      '200 JSON': 1,
+    });
+  });
+
   it('counts evidence and time read at any moment, over many kinds of exchange alike', () => {
     const tally = new Tally({ summarise: () => ({ method: 'POST', url: exchange.request.url, requestHeaders: {} }) });
     const facts = noFacts('POST checkout');
