@@ -134,8 +134,10 @@ function fromEnvironment(command: string, spec: OptionSpec, env: NodeJS.ProcessE
     const own = env[ownName];
     const shared = command === 'serve' ? undefined : env[sharedName];
     const value = own ?? shared;
-    // An empty value is a variable left unset (a CI input not given): the option is not given.
-    if (value === undefined || value.trim() === '') continue;
+    if (value === undefined) continue;
+    // An empty value is a variable left unset (a CI input not given): the option is not given. An
+    // empty --only stays refused, though: taken as not given, it would widen the run to every rule.
+    if (value.trim() === '' && option !== 'only') continue;
     out[option] = spec.boolean.has(option) ? switchOf(own !== undefined ? ownName : sharedName, value) : value;
   }
   return out;
