@@ -1,6 +1,6 @@
 import { isTextualMediaType } from '../src/validate/document.js';
 import type { Headers } from '../src/validate/exchange.js';
-import { mediaType } from '../src/validate/exchange.js';
+import { isHttpStatus, mediaType } from '../src/validate/exchange.js';
 import type { Framing } from './http-parser.js';
 import type { UpstreamFailure } from './upstream.js';
 
@@ -37,8 +37,7 @@ export function answerPlan(requestMethod: string, status: number, headers: Heade
  * none, so every 101 is unrequested). Other 1xx are interim answers, passed on before the final one.
  */
 export function statusProblem(status: number, upgradeRequested: boolean): string | undefined {
-  if (!Number.isInteger(status) || status < 100 || status > 599)
-    return `status ${String(status).padStart(3, '0')} is not an HTTP status (100–599)`;
+  if (!isHttpStatus(status)) return `status ${String(status).padStart(3, '0')} is not an HTTP status (100–599)`;
   if (status === 101 && !upgradeRequested)
     return 'status 101 (Switching Protocols) to a request that asked for no upgrade';
   return undefined;

@@ -1,4 +1,4 @@
-import type { Exchange, RecordedBody } from '../validate/exchange.js';
+import { type Exchange, isHttpStatus, type RecordedBody } from '../validate/exchange.js';
 
 // What a recorded exchange must look like before any rule reads it. Recordings come from the
 // proxy, from other tools and from hand edits: a field of another type (a number for a body's
@@ -6,14 +6,13 @@ import type { Exchange, RecordedBody } from '../validate/exchange.js';
 // throw a JavaScript error or, worse, judge it (a status of "200" read as no 2xx). Such a line is
 // skipped with a warning that names the field, the same in validate, replay and the base lookup.
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
+export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Why `status` is not an HTTP status an answer can have, or undefined when it is one. */
 export function statusFlaw(status: unknown, field: string): string | undefined {
   if (typeof status !== 'number') return `${field} is not a number`;
-  if (!Number.isInteger(status) || status < 100 || status > 599)
-    return `${field} ${status} is not an HTTP status (100-599)`;
+  if (!isHttpStatus(status)) return `${field} ${status} is not an HTTP status (100-599)`;
   return undefined;
 }
 

@@ -1,6 +1,6 @@
 import { declaredEncoding, namesEightBitEncoding } from '../validate/encoding.js';
 import { type Exchange, type Headers, mediaParam, type RecordedBody } from '../validate/exchange.js';
-import { statusFlaw } from './exchange-shape.js';
+import { isObject, statusFlaw } from './exchange-shape.js';
 
 // HAR 1.2 entries (from browsers, proxies, anything) mapped onto the core's Exchange.
 
@@ -62,9 +62,6 @@ function bodyOf(
   const eightBit = declaredSize === text.length && namesEightBit;
   return { text, size: eightBit ? declaredSize : Math.max(declaredSize, utf8Size) };
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A body the proxy recorded as a digest (`_body`: size, sha256, first bytes, multipart parts)

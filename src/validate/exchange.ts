@@ -29,6 +29,11 @@ export function isMaskedWhole(value: string): boolean {
   return value.trim() === SECRET_MASK;
 }
 
+/** Whether `status` is one an HTTP answer can have (RFC 9110 §15: three digits, 100-599). */
+export function isHttpStatus(status: number): boolean {
+  return Number.isInteger(status) && status >= 100 && status <= 599;
+}
+
 export interface MultipartPart {
   name?: string;
   filename?: string;
