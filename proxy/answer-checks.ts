@@ -82,6 +82,12 @@ export function failureAnswer(
       };
     case 'unreachable':
       return { resend: false, status: 502, message: `the target ${targetBase} cannot be reached (${failure.code})` };
+    case 'untrusted':
+      return {
+        resend: false,
+        status: 502,
+        message: `the certificate of ${failure.host} does not verify (${failure.code}); if it is right, trust its CA with --target-ca FILE`,
+      };
     case 'dropped':
       return {
         resend: false,

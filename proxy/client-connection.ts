@@ -2,15 +2,23 @@ import type { Socket } from 'node:net';
 import { admitRequest } from './admission.js';
 import { failureAnswer, mayResend } from './answer-checks.js';
 import { AnswerRelay } from './answer-relay.js';
+import { BlindRequest } from './blind-request.js';
 import { EnforceGate } from './enforce-gate.js';
 import { type Flight, newFlight } from './flight.js';
+import { isLoopback } from './forward-door.js';
 import { HeldEvents } from './held-events.js';
 import { type MessageHead, MessageParser } from './http-parser.js';
-import { chunkFrame, fieldLines, forwardedFields, LAST_CHUNK, statusLine } from './message-head.js';
+import { chunkFrame, fieldLines, fieldValues, forwardedFields, LAST_CHUNK, statusLine } from './message-head.js';
 import type { ProxyContext } from './proxy-context.js';
 import { RequestBackpressure } from './request-backpressure.js';
 import { lingerThenClose, writeClient, writeWhole } from './socket-writes.js';
 import { Upstream, type UpstreamFailure } from './upstream.js';
+
+const REFUSED_ABSOLUTE =
+  '{"message":"print-conformance proxy: a request in absolute form is taken for http:// URLs without credentials only"}';
+
+/** A request target in absolute form ("http://host/path"), as clients send to a forward proxy. */
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 // One client connection of the proxy and the target connection paired with it. Requests are read
 // off the socket with node's HTTP parser, admitted (admission.ts), in enforce mode judged first
@@ -31,7 +39,18 @@ export class ClientConnection {
   private readonly relay: AnswerRelay;
   private readonly gate: EnforceGate;
   private upstream: Upstream | undefined;
+  /** The context the upstream connection was made in: another one's target needs another connection. */
+  private upstreamContext: ProxyContext | undefined;
   private flight: Flight | undefined;
+  /** The context of the request being handled: the connection's own, or interception's for an absolute-form request. */
+  private context: ProxyContext;
+  /** A CONNECT read, handed over to the forward door once the bytes after it are known. */
+  private connectHead: MessageHead | undefined;
+  /** The socket went to a tunnel or to TLS: this connection no longer reads or answers it. */
+  private handedOver = false;
+  /** An absolute-form request for another host, passed on blind. */
+  private blind: BlindRequest | undefined;
+  private readonly listeners: [string, (chunk: Buffer) => void][];
   /** Parser events of pipelined requests, waiting for the exchange before them. */
   private readonly held = new HeldEvents();
   private ignoring = false;
@@ -54,15 +73,20 @@ export class ClientConnection {
 
   constructor(
     private readonly client: Socket,
-    private readonly context: ProxyContext,
+    private readonly ownContext: ProxyContext,
   ) {
+    this.context = ownContext;
+    // The relay and the gate read the context of the request in hand.
+    const current = () => this.context;
     // One timer for the connection's life, set once: the client timeout, which is also how long
     // the connection may idle between requests. Whether a silence counts is decided when it fires.
-    this.idleMs = context.clientTimeoutMs > 0 ? context.clientTimeoutMs : KEEP_ALIVE_MS;
+    this.idleMs = ownContext.clientTimeoutMs > 0 ? ownContext.clientTimeoutMs : KEEP_ALIVE_MS;
     this.backpressure = new RequestBackpressure(client, () => this.held.holding);
     this.relay = new AnswerRelay({
       client,
-      context,
+      get context() {
+        return current();
+      },
       upstream: () => this.upstream,
       connectionFields: (flight) => this.connectionFields(flight),
       finish: (flight) => this.finish(flight),
@@ -71,7 +95,9 @@ export class ClientConnection {
     });
     this.gate = new EnforceGate({
       client,
-      context,
+      get context() {
+        return current();
+      },
       forward: (flight) => this.forward(flight),
       writeBody: (flight, chunk) => this.writeBody(flight, chunk),
       endBody: (flight) => this.endBody(flight),
@@ -91,15 +117,20 @@ export class ClientConnection {
     });
     client.setNoDelay(true);
     client.setTimeout(this.idleMs);
-    client.on('data', (chunk: Buffer) => this.read(chunk));
-    client.on('timeout', () => this.timedOut());
-    client.on('end', () => this.ended());
+    this.listeners = [
+      ['data', (chunk: Buffer) => this.read(chunk)],
+      ['timeout', () => this.timedOut()],
+      ['end', () => this.ended()],
+      ['close', () => this.closed()],
+    ];
+    for (const [event, listener] of this.listeners) client.on(event, listener);
     client.on('error', () => {});
-    client.on('close', () => this.closed());
   }
 
   /** The proxy stops: an idle connection closes now, a busy one after its exchange. */
   stop(): void {
+    // A tunnel has no exchange to finish: it is cut off with the others once they are done.
+    if (this.handedOver) return;
     this.closing = true;
     if (!this.flight) this.endClient();
   }
@@ -129,7 +160,7 @@ export class ClientConnection {
    * The number says how long it has been so.
    */
   spareFor(now: number): { idle: boolean; since: number } | undefined {
-    if (this.ignoring || this.flight || this.held.holding) return undefined;
+    if (this.handedOver || this.ignoring || this.flight || this.held.holding) return undefined;
     if (this.headStartedAt === 0) return this.served > 0 ? { idle: true, since: this.idleSince } : undefined;
     return now - this.headStartedAt >= 1000 ? { idle: false, since: this.headStartedAt } : undefined;
   }
@@ -150,7 +181,8 @@ export class ClientConnection {
     if (this.ignoring) return;
     try {
       const error = this.parser.execute(chunk);
-      if (error) this.malformed(error);
+      if (this.connectHead) this.handOverConnect();
+      else if (error) this.malformed(error, chunk);
     } catch (error) {
       // Whatever goes wrong in handling a request fails that exchange, never the proxy.
       const message = `print-conformance proxy: ${(error as Error).message}`;
@@ -160,9 +192,23 @@ export class ClientConnection {
     }
   }
 
-  private requestHead(head: MessageHead): void {
+  private requestHead(given: MessageHead): void {
     this.headStartedAt = 0;
-    const admission = admitRequest(head, this.context, this.allowedHost);
+    if (given.method === 'CONNECT' && this.ownContext.door) {
+      this.connectHead = given;
+      return;
+    }
+    this.context = this.ownContext;
+    let head = given;
+    let allowedHost = this.allowedHost;
+    if (ABSOLUTE_FORM.test(head.url)) {
+      const inside = this.absoluteForm(head);
+      if (!inside) return;
+      head = inside;
+      // The authority in the request target names the host, not Host (RFC 9112 §3.2.2).
+      allowedHost = fieldValues(head.rawHeaders, 'host')[0];
+    }
+    const admission = admitRequest(head, this.context, allowedHost);
     if (!admission.admitted) {
       if (admission.log) this.context.log(admission.log);
       this.refuse(admission.status, admission.body);
@@ -176,7 +222,72 @@ export class ClientConnection {
     this.forward(flight);
   }
 
+  /**
+   * An absolute-form request ("GET http://host/path"), as sent to a forward proxy: for a host of the
+   * interface, the same request in origin form, handled in interception's context; for another
+   * host, passed on blind (loopback clients only) or refused. Undefined when it is not handled here.
+   */
+  private absoluteForm(head: MessageHead): MessageHead | undefined {
+    const door = this.ownContext.door;
+    const intercepting = this.ownContext.intercepting;
+    let url: URL | undefined;
+    try {
+      url = new URL(head.url);
+    } catch {
+      url = undefined;
+    }
+    if (!door || !intercepting || !url || url.protocol !== 'http:' || url.username || url.password) {
+      this.refuse(400, REFUSED_ABSOLUTE);
+      return undefined;
+    }
+    const authority = { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(url.port) || 80 };
+    if (door.intercepts(authority)) {
+      this.context = intercepting;
+      return { ...head, url: `${url.pathname}${url.search}` };
+    }
+    if (!isLoopback(this.client.remoteAddress)) {
+      const reason = `a request for ${url.host} from ${this.client.remoteAddress}: only the interface's hosts are reached for clients on other machines`;
+      this.refuse(403, JSON.stringify({ message: `print-conformance proxy: ${reason}` }));
+      return undefined;
+    }
+    // Nothing after it is read: the connection carries this request alone, and closes after its answer.
+    this.ignoring = true;
+    this.ownContext.passedOn?.(authority);
+    this.blind = new BlindRequest(this.client, head, url, door.route(authority), (reason) =>
+      this.ownContext.refused(502, reason),
+    );
+    this.client.resume();
+    return undefined;
+  }
+
+  /** A CONNECT: the socket, and what came after the head, go to the forward door. */
+  private handOverConnect(): void {
+    const head = this.connectHead;
+    const door = this.ownContext.door;
+    if (!head || !door) return;
+    this.connectHead = undefined;
+    if (this.flight) {
+      this.refuse(
+        400,
+        JSON.stringify({ message: 'print-conformance proxy: a CONNECT after other requests on one connection' }),
+      );
+      return;
+    }
+    const rest = this.parser.takeAfterUpgrade();
+    this.handedOver = true;
+    this.ignoring = true;
+    for (const [event, listener] of this.listeners) this.client.off(event, listener);
+    this.client.setTimeout(0);
+    this.parser.close();
+    this.ownContext.release?.(this);
+    door.connect(head, this.client, rest);
+  }
+
   private requestBody(chunk: Buffer): void {
+    if (this.blind) {
+      this.blind.body(chunk);
+      return;
+    }
     const flight = this.flight;
     if (!flight || flight.discarding) return;
     // Bytes forwarded go to the target before the tap hashes them: the target reads them meanwhile.
@@ -191,6 +302,10 @@ export class ClientConnection {
   }
 
   private requestEnd(): void {
+    if (this.blind) {
+      this.blind.end();
+      return;
+    }
     const flight = this.flight;
     if (!flight) return;
     flight.requestEnded = true;
@@ -209,9 +324,10 @@ export class ClientConnection {
   }
 
   private forward(flight: Flight): void {
-    if (!this.upstream?.usable()) {
+    if (!this.upstream?.usable() || this.upstreamContext?.route !== this.context.route) {
       this.upstream?.destroy();
-      this.upstream = new Upstream(this.context.target, this.context.answerTimeoutMs, this.context.targetTimeoutMs);
+      this.upstream = new Upstream(this.context.route, this.context.answerTimeoutMs, this.context.targetTimeoutMs);
+      this.upstreamContext = this.context;
     }
     flight.forwarded = true;
     const head = flight.head;
@@ -391,8 +507,18 @@ export class ClientConnection {
     this.endClient();
   }
 
-  private malformed(code: string): void {
+  private malformed(code: string, chunk: Buffer): void {
     this.ignoring = true;
+    // A TLS handshake (record type 22, version 3.x) where HTTP was due: the client took this port
+    // for an HTTPS one. Said in one line; the client itself sees only that TLS failed.
+    if (this.served === 0 && !this.flight && chunk[0] === 0x16 && chunk[1] === 0x03) {
+      const hint = `a client sent TLS to this plain HTTP port: use http://${this.ownContext.ownAuthority}/ as the base URL, or as HTTPS_PROXY for an HTTPS service`;
+      this.ownContext.log(`print-conformance proxy: ${hint}`);
+      this.ownContext.refused(400, hint);
+      writeClient(this.client, `${statusLine(400)}content-length: 0\r\nconnection: close\r\n\r\n`);
+      this.endClient();
+      return;
+    }
     const message = `the client sent no valid HTTP request (${code})`;
     if (this.flight && !this.flight.finished) {
       this.fail(this.flight, 400, message);

@@ -27,6 +27,8 @@ export class TrafficLog {
   unjudged = 0;
   /** Why exchanges got no answer from the target: "502 the target … cannot be reached (ECONNREFUSED)" → count. */
   readonly notReached = new Map<string, number>();
+  /** Tunnels and requests for other hosts, passed on unjudged and unrecorded: "host:port" → count. */
+  readonly passedOnHosts = new Map<string, number>();
 
   /**
    * @param redact the session's redaction of exchanges; @param mask that of the proxy's own texts.
@@ -66,6 +68,19 @@ export class TrafficLog {
       const status = exchange.proxyStatus === undefined ? '' : `${exchange.proxyStatus} `;
       this.count(`${status}${this.mask(exchange.error ?? 'no answer')}`);
     }
+  }
+
+  /** A tunnel or a request for a host that is not the interface's, passed on as it came. */
+  passedOn(authority: string): void {
+    const key = this.passedOnHosts.has(authority) || this.passedOnHosts.size < KEPT_REASONS ? authority : 'other hosts';
+    this.passedOnHosts.set(key, (this.passedOnHosts.get(key) ?? 0) + 1);
+  }
+
+  /** The hosts passed on, most used first, as "3× example.org:443". */
+  passedOnLines(): string[] {
+    return [...this.passedOnHosts]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .map(([host, count]) => `${count}× ${host}`);
   }
 
   /** A request (or connection) the proxy turned away before any exchange began. */

@@ -180,6 +180,9 @@ export class MessageParser {
   private stopped = false;
   /** Why the last head cannot be read on (its framing is refused): llhttp was stopped after it. */
   private refused: string | undefined;
+  /** A CONNECT or upgrade head was read: llhttp reads no further, and what came after it is kept. */
+  private upgraded = false;
+  private afterUpgrade: Buffer | undefined;
   /** The one small body piece of the current read so far (passed on as it is if no other comes). */
   private firstSmall: Buffer | undefined;
   /** Small body pieces of the current read are in `joined` (see SMALL_PIECE). */
@@ -223,6 +226,7 @@ export class MessageParser {
         return STOP_AFTER_HEAD;
       }
       const version = `${major}.${minor}`;
+      if (upgrade) this.upgraded = true;
       const head: MessageHead = {
         method: method === undefined ? '' : (methods[method] ?? ''),
         url: fullUrl,
@@ -329,12 +333,24 @@ export class MessageParser {
       }
       const result = this.parser.execute(at === 0 ? chunk : chunk.subarray(at));
       if (typeof result !== 'number') return result.code ?? 'HPE_INVALID';
+      if (this.upgraded) {
+        // The bytes after a CONNECT's head belong to the tunnel, not to HTTP.
+        this.afterUpgrade ??= chunk.subarray(at + result);
+        return undefined;
+      }
       if (!this.stopped) return undefined;
       if (this.refused) return this.refused;
       // llhttp stopped right after a head (it says where): the body is in the bytes after it.
       this.stopped = false;
       at += result;
     }
+  }
+
+  /** After a CONNECT's head: the bytes that came after it (none yet: an empty buffer). */
+  takeAfterUpgrade(): Buffer {
+    const rest = this.afterUpgrade ?? Buffer.alloc(0);
+    this.afterUpgrade = undefined;
+    return rest;
   }
 
   /** The stream ended: completes a body that runs to the end of the connection, else says what is cut. */

@@ -1,6 +1,8 @@
 import type { Exchange, Violation } from '../src/validate/exchange.js';
 import type { TapOptions } from './body-tap.js';
+import type { Authority, ForwardDoor } from './forward-door.js';
 import type { RecordedExchange } from './recorder.js';
+import type { UpstreamRoute } from './upstream.js';
 
 // What every connection of one proxy shares: where it forwards to, its limits and switches, and
 // the judge and recorder its exchanges go to.
@@ -8,6 +10,16 @@ import type { RecordedExchange } from './recorder.js';
 export interface ProxyContext {
   target: URL;
   targetBase: string;
+  /** Where connections to the target go (after --connect-to), and what its certificate must verify against. */
+  route: UpstreamRoute;
+  /** The forward proxy on the same port (CONNECT, absolute-form requests). */
+  door?: ForwardDoor;
+  /** The context of intercepted requests: paths unchanged under the target's origin, nothing rewritten. */
+  intercepting?: ProxyContext;
+  /** A request or tunnel for another host was passed on, unjudged. */
+  passedOn?(authority: Authority): void;
+  /** A connection handed its socket over (to a tunnel or TLS): it no longer counts as a connection. */
+  release?(connection: object): void;
   /** host:port of this proxy, for URLs in answers to requests that name no Host. */
   ownAuthority: string;
   hostAllowed(value: string | undefined): boolean;

@@ -1,16 +1,22 @@
 import { createServer, isIP, type Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { splitObservations } from '../src/findings/observations.js';
 import { listen } from '../src/http/listen.js';
 import { type SessionNames, sessionRedaction } from '../src/redaction/index.js';
+import { HostContexts } from '../src/tls/host-contexts.js';
+import { caDirectory, existingCaCertificate, loadOrCreateCa } from '../src/tls/local-ca.js';
+import { upstreamTrust } from '../src/tls/trust.js';
 import type { Exchange } from '../src/validate/exchange.js';
 import type { Judgement } from '../src/validate/index.js';
 import { judgeTraffic, type TrafficJudgement, TrafficState } from '../src/validate/traffic.js';
 import { ClientConnection } from './client-connection.js';
 import { TrafficLog } from './exchange-log.js';
+import { type ConnectTo, connectionFor, ForwardDoor, type InterceptedHost } from './forward-door.js';
 import { MemoryBudget } from './memory-budget.js';
 import { describeViolations, type ProxyContext } from './proxy-context.js';
 import { type RecordedExchange, Recorder } from './recorder.js';
 import { lingerThenClose } from './socket-writes.js';
+import { routeOf } from './upstream.js';
 
 // A reverse proxy that forwards every byte unchanged (but for absolute URLs that point at the
 // target), watches both bodies as they pass, judges each exchange with the core, and records it.
@@ -49,6 +55,14 @@ export interface ProxyOptions {
   stopTimeoutMs?: number;
   /** Host names clients may address the proxy by, besides IP addresses, localhost and `host`. */
   allowedHosts?: string[];
+  /** More hosts whose CONNECTs are intercepted like the target's (its host and port always are). */
+  intercept?: InterceptedHost[];
+  /** Connections for a host and port go elsewhere (curl's --connect-to), TLS still naming the host. */
+  connectTo?: ConnectTo[];
+  /** More CAs (PEM) a target's certificate may verify against, besides the system's and the local CA. */
+  targetCa?: string[];
+  /** The local CA's folder (default: caDirectory()). */
+  caDir?: string;
   log?: (line: string) => void;
 }
 
@@ -167,9 +181,30 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   const headersTimeoutMs = [options.headersTimeoutMs ?? 20_000, 2 * clientTimeoutMs]
     .filter((ms) => ms > 0)
     .reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY);
+  const caDir = caDirectory(options.caDir);
+  const localCa = existingCaCertificate(caDir);
+  const trust =
+    target.protocol === 'https:' || (options.intercept?.length ?? 0) > 0
+      ? upstreamTrust([...(localCa ? [localCa] : []), ...(options.targetCa ?? [])])
+      : undefined;
+  const targetPort = Number(target.port) || (target.protocol === 'https:' ? 443 : 80);
+  const connectTo = options.connectTo ?? [];
+  const direct = routeOf(target, trust);
+  const to = connectionFor({ host: direct.host, port: direct.connectPort }, connectTo);
+  const route = { ...direct, connectHost: to.host, connectPort: to.port };
+  // Certificates for intercepted hosts come from the local CA, made the first time one is needed.
+  let hostContexts: Promise<HostContexts> | undefined;
+  const contextFor = (host: string) => {
+    hostContexts ??= loadOrCreateCa(caDir).then((ca) => new HostContexts(ca.maker));
+    hostContexts.catch(() => {
+      hostContexts = undefined;
+    });
+    return hostContexts.then((contexts) => contexts.contextFor(host));
+  };
   const context: ProxyContext = {
     target,
     targetBase: target.href,
+    route,
     ownAuthority: listenHost,
     hostAllowed: (value) => hostAllowed(value, listenHost, allowedHosts),
     validateLimit,
@@ -240,7 +275,38 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     },
     stopping: () => stopping,
     log,
+    passedOn: (authority) => traffic.passedOn(`${authority.host}:${authority.port}`),
+    release: (connection) => connections.delete(connection as ClientConnection),
   };
+  // Intercepted requests keep their paths under the target's origin, and their answers are passed
+  // on as the service wrote them. Made from the context above, so that it shares every later change.
+  const targetOrigin = new URL(target.origin);
+  const intercepting: ProxyContext = Object.create(context);
+  Object.assign(intercepting, {
+    target: targetOrigin,
+    targetBase: targetOrigin.href,
+    rewriteUrls: false,
+    // The client reached this host through CONNECT or a request naming it: Host is no proof of anything.
+    hostAllowed: () => true,
+  });
+  context.intercepting = intercepting;
+  const accept = (socket: Socket, connectionContext: ProxyContext): void => {
+    const connection = new ClientConnection(socket, connectionContext);
+    connections.add(connection);
+    socket.once('close', () => {
+      connections.delete(connection);
+      if (connections.size < maxConnections) full = false;
+    });
+  };
+  context.door = new ForwardDoor({
+    intercepted: [{ host: route.host.toLowerCase(), port: targetPort }, ...(options.intercept ?? [])],
+    connectTo,
+    hostContext: contextFor,
+    intercept: (secure: TLSSocket) => accept(secure, intercepting),
+    passedOn: (authority) => context.passedOn?.(authority),
+    refused: (status, reason) => traffic.refused(status, reason),
+    log,
+  });
 
   const maxConnections = options.maxConnections ?? 1000;
   let full = false;
@@ -279,12 +345,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       refuseConnection(socket);
       return;
     }
-    const connection = new ClientConnection(socket, context);
-    connections.add(connection);
-    socket.once('close', () => {
-      connections.delete(connection);
-      if (connections.size < maxConnections) full = false;
-    });
+    accept(socket, context);
   });
   // One timer for all connections, rather than one per request: heads that take too long are
   // found within an eighth of the headers timeout (at most half a second late).

@@ -1,5 +1,5 @@
 import { isIP, connect as netConnect, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
+import { checkServerIdentity, type SecureContext, connect as tlsConnect } from 'node:tls';
 import { statusProblem } from './answer-checks.js';
 import { type MessageEvents, type MessageHead, MessageParser } from './http-parser.js';
 import { fieldValues } from './message-head.js';
@@ -19,6 +19,8 @@ export type UpstreamFailure =
   /** The answer had begun, then nothing more came for the target timeout. */
   | { kind: 'stalled' }
   | { kind: 'unreachable'; code: string }
+  /** The target's TLS certificate does not verify against the CAs the proxy trusts. */
+  | { kind: 'untrusted'; code: string; host: string }
   /** The target took the connection, then closed it without a byte of answer to the request. */
   | { kind: 'dropped'; code: string }
   /** A connection kept from an earlier exchange closed before any byte of the answer came. */
@@ -28,6 +30,29 @@ export type UpstreamFailure =
   /** A status line that parses but cannot be passed on. */
   | { kind: 'invalid'; reason: string }
   | { kind: 'internal'; message: string };
+
+/** Where a target's connections go: its host and port, or those --connect-to puts in their place. */
+export interface UpstreamRoute {
+  /** The host the target's URL names: TLS asks for it (SNI) and verifies its certificate against it. */
+  host: string;
+  /** Where the connection is made. */
+  connectHost: string;
+  connectPort: number;
+  secure: boolean;
+  /** The CAs a secure target's certificate must verify against. */
+  trust?: SecureContext;
+}
+
+/** The route to a target URL, before --connect-to. */
+export function routeOf(target: URL, trust?: SecureContext): UpstreamRoute {
+  const secure = target.protocol === 'https:';
+  const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
+  return { host, connectHost: host, connectPort: Number(target.port) || (secure ? 443 : 80), secure, trust };
+}
+
+/** Node's codes for a certificate that does not verify: told as such, never as "cannot be reached". */
+const UNTRUSTED =
+  /^(?:UNABLE_TO_|SELF_SIGNED_|DEPTH_ZERO_SELF_SIGNED|CERT_|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH|INVALID_CA)/;
 
 /** How long an idle connection is kept when the target names no keep-alive timeout. */
 const DEFAULT_IDLE_MS = 4000;
@@ -62,21 +87,22 @@ export class Upstream {
   private reading = false;
 
   constructor(
-    target: URL,
+    private readonly route: UpstreamRoute,
     private readonly answerTimeoutMs: number,
     private readonly targetTimeoutMs: number,
   ) {
-    const secure = target.protocol === 'https:';
-    const port = Number(target.port) || (secure ? 443 : 80);
-    const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
+    const { host, secure } = route;
     this.socket = secure
       ? tlsConnect({
-          host,
-          port,
+          host: route.connectHost,
+          port: route.connectPort,
           servername: isIP(host) ? undefined : host,
+          // Verified against the host the URL names, also when --connect-to sends the connection elsewhere.
+          checkServerIdentity: (_, cert) => checkServerIdentity(host, cert),
+          secureContext: route.trust,
           ALPNProtocols: ['http/1.1'],
         })
-      : netConnect({ port, host, noDelay: true });
+      : netConnect({ port: route.connectPort, host: route.connectHost, noDelay: true });
     this.socket.setNoDelay(true);
     this.socket.once(secure ? 'secureConnect' : 'connect', () => {
       this.connected = true;
@@ -281,6 +307,8 @@ export class Upstream {
     // A target may close a kept-alive connection just as a request goes out on it (its idle
     // timeout, told to nobody): nothing of the request was handled, and it can be sent again.
     else if (this.reused && !this.heard) this.fail({ kind: 'stale', code });
+    else if (!this.connected && this.route.secure && UNTRUSTED.test(code))
+      this.fail({ kind: 'untrusted', code, host: this.route.host });
     else this.fail({ kind: this.connected ? 'dropped' : 'unreachable', code });
   }
 

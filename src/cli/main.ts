@@ -3,6 +3,7 @@ import { hideBin } from 'yargs/helpers';
 import { TOOL_VERSION } from '../contract/package-root.js';
 import { UsageError } from '../findings/usage-error.js';
 import { STDIN } from '../recording/read-exchanges.js';
+import { caCommand } from './ca-command.js';
 import { examplesOnTheirOwnLines } from './help-examples.js';
 import { skipHelpRendering } from './help-rendering.js';
 import { mergeCommand } from './merge-command.js';
@@ -101,6 +102,7 @@ validateCommand(cli);
 replayCommand(cli);
 mergeCommand(cli);
 reportCommand(cli);
+caCommand(cli);
 
 skipHelpRendering(cli);
 

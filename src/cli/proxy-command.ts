@@ -9,6 +9,7 @@ import { writeFileWhole } from '../output/output-file.js';
 import { terminalText } from '../report/terminal-text.js';
 import type { VerdictContext } from '../validate/verdicts.js';
 import { parseByteSize } from './byte-size.js';
+import { parseConnectTo, parseIntercept, readTargetCa } from './interception-options.js';
 import { numberOption, portOption } from './number-option.js';
 import { proxyOptions } from './proxy-options.js';
 import { optionList, selectedRules } from './rule-selection.js';
@@ -69,6 +70,10 @@ function proxySettings(argv: ProxyArgs, selected: Set<string>): Omit<ProxyOption
     targetTimeoutMs,
     maxConnections,
     allowedHosts: optionList(argv['allowed-host']),
+    intercept: optionList(argv.intercept).map(parseIntercept),
+    connectTo: optionList(argv['connect-to']).map(parseConnectTo),
+    targetCa: argv['target-ca'] ? readTargetCa(argv['target-ca']) : undefined,
+    caDir: argv['ca-dir'] ? resolve(argv['ca-dir']) : undefined,
   };
 }
 
@@ -132,7 +137,21 @@ export function proxyCommand(yargs: Argv) {
       ]);
       // Starting may fail first: the verdict's code is then not waited for, nor its failure left unhandled.
       reporting.catch(() => {});
+      // The CA a wrapped client is told to trust exists before the proxy starts, which trusts it too.
+      const clientCa =
+        wrapped && argv['client-env']
+          ? await import('../tls/local-ca.js').then(({ loadOrCreateCa, caDirectory }) =>
+              loadOrCreateCa(caDirectory(settings.caDir)),
+            )
+          : undefined;
       const proxy = await start({ ...settings, log });
+      const clientEnv = clientCa
+        ? (await import('./client-environment.js')).clientEnvironment(proxy.url, clientCa.certPath, clientCa.certPem)
+        : undefined;
+      if (clientEnv && !argv.quiet)
+        log(
+          `print-conformance: set for the command: ${clientEnv.names.join(', ')} (--no-client-env sets none of them)`,
+        );
       // Listened for before the line goes out: whoever waits for it may signal at once, and a
       // SIGTERM with no listener would end the proxy before it flushed the recording and summary.
       const signalled = wrapped ? undefined : untilSignalled();
@@ -149,10 +168,11 @@ export function proxyCommand(yargs: Argv) {
           : undefined;
       let commandCode = 0;
       try {
-        if (wrapped) commandCode = await runWrapped(wrapped, proxy.url);
+        if (wrapped) commandCode = await runWrapped(wrapped, proxy.url, clientEnv?.variables);
         else await signalled;
       } finally {
         clearInterval(periodic);
+        clientEnv?.remove();
         await proxy.close();
       }
       const [{ proxyVerdict }, { terminalWidth }, { writeJsonReport }, { writeSarifReport }] = await reporting;
@@ -171,6 +191,7 @@ export function proxyCommand(yargs: Argv) {
         traffic: proxy.traffic,
         recordingFailure: proxy.recordingFailure(),
         ...(wrapped ? { command: { command: wrapped.join(' '), exitCode: commandCode } } : {}),
+        ...(clientEnv ? { clientEnvironment: clientEnv.names } : {}),
         width: terminalWidth(wrapped ? process.stderr : process.stdout),
       });
       // The table goes where run prints its own; wrapping a command, stdout is the command's.

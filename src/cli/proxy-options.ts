@@ -106,6 +106,32 @@ export function proxyOptions(y: Argv) {
       describe:
         'Host names clients may address the proxy by, besides IP addresses and localhost (".example.test" allows subdomains, "all" any name)',
     })
+    .option('intercept', {
+      type: 'string',
+      array: true,
+      describe:
+        "Also intercept CONNECTs to this HOST[:PORT] (the target's host and port always are): TLS terminated with a certificate from the local CA, requests judged, recorded and sent to the target",
+    })
+    .option('connect-to', {
+      type: 'string',
+      array: true,
+      describe:
+        "HOST:PORT:HOST2:PORT2: connect to HOST2:PORT2 where HOST:PORT is asked for, TLS still naming HOST (curl's option; for a local serve --tls standing in for the real host)",
+    })
+    .option('target-ca', {
+      type: 'string',
+      describe: "A PEM file of CAs the target's certificate may verify against, besides the system's and the local CA",
+    })
+    .option('ca-dir', {
+      type: 'string',
+      describe: 'Folder of the local CA (default $PRINT_CONFORMANCE_CA_DIR, else ~/.config/print-conformance/ca)',
+    })
+    .option('client-env', {
+      type: 'boolean',
+      default: true,
+      describe:
+        'With -- COMMAND: set HTTP(S)_PROXY, NODE_USE_ENV_PROXY and the CA variables of curl, PHP, Python, Node, .NET and Java for it, so an unmodified client goes through the proxy; --no-client-env sets only PRINT_CONFORMANCE_PROXY_URL',
+    })
     .option('json-report', {
       type: 'string',
       describe:
@@ -127,6 +153,10 @@ export function proxyOptions(y: Argv) {
     .example(
       '$0 proxy --target http://127.0.0.1:8080/v2/ --record traffic.ndjson',
       'record and check a client talking to a local service',
+    )
+    .example(
+      '$0 proxy --target https://test.printapi.nl/v2/ --record traffic.ndjson -- php tests/run.php',
+      'an unmodified client whose code holds the real host: it sends through the proxy (HTTPS_PROXY) and trusts its local CA',
     )
     .example(
       '$0 proxy --target https://test.example.com/v2/ -- npm test',

@@ -12,6 +12,7 @@ import { exitCodeOf, type VerdictContext, verdictsOf } from '../validate/verdict
 // target shows nothing about the service: it is not a pass but a run that could not be made.
 
 export const NOT_REACHED_HEADING = 'Answered by the proxy itself (no answer came from the target)';
+export const PASSED_ON_HEADING = 'Passed on unjudged (hosts that are not the interface)';
 
 export interface SessionFacts {
   target: string;
@@ -23,6 +24,8 @@ export interface SessionFacts {
   recordingFailure?: string;
   /** `-- COMMAND`: what ran and its exit code, which comes first when it is not 0. */
   command?: WrappedCommand;
+  /** The variables set for the command so that its HTTP stack goes through the proxy (none: --no-client-env). */
+  clientEnvironment?: string[];
   /** The width of the terminal the table goes to, if it goes to one (see terminalWidth). */
   width?: number;
 }
@@ -40,6 +43,9 @@ export interface ProxyVerdict {
 /** Why the session cannot stand as a run, or undefined when the target answered something. */
 function notMade(facts: SessionFacts): string | undefined {
   const { traffic } = facts;
+  const passedOn = traffic.passedOnLines();
+  if (traffic.seen === 0 && passedOn.length > 0)
+    return `only other hosts went through the proxy (${passedOn.join(', ')}), passed on unjudged; the client must send its requests for ${facts.target} through it too (the run could not be made)`;
   if (traffic.seen === 0)
     return `no request came through the proxy at ${facts.proxyUrl}; point the client at it (the run could not be made)`;
   if (traffic.reached > 0 || traffic.blocked > 0) {
@@ -80,6 +86,9 @@ export function proxyVerdict(facts: SessionFacts): ProxyVerdict {
   const lines: string[] = [];
   if (!failure) lines.push(consoleSummary(result, { width: facts.width }).trimEnd());
   if (notReached.length > 0) lines.push(`${NOT_REACHED_HEADING}:`, ...notReached.map((line) => `  ${line}`));
+  const passedOn = traffic.passedOnLines();
+  if (passedOn.length > 0) lines.push(`${PASSED_ON_HEADING}:`, ...passedOn.map((line) => `  ${line}`));
+  if (facts.clientEnvironment) lines.push(`set for the command: ${facts.clientEnvironment.join(', ')}`);
   lines.push(`proxy summary: ${counts.join(', ')}`);
   const title = 'print-conformance proxy';
   const command = commandLine(result);

@@ -1,3 +1,5 @@
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
 import { FAULT_LIST, OPERATION_HELP, parseFault } from '../reference/faults.js';
@@ -19,6 +21,26 @@ function publicBaseUrl(given: string): string {
   if (url.search || url.hash || url.username || url.password)
     throw new UsageError(`--public-url ${given}: a base URL has no query, fragment or credentials`);
   return url.href.endsWith('/') ? url.href : `${url.href}/`;
+}
+
+/** Addresses a service listening on every interface is reached at on this machine. */
+const ANY_ADDRESS = new Set(['0.0.0.0', '::', '[::]']);
+
+/** A certificate from the local CA for the names clients reach the service by. */
+async function serviceCertificate(
+  host: string,
+  publicUrl: string | undefined,
+  caDir: string | undefined,
+): Promise<{ certPem: string; keyPem: string }> {
+  const { caDirectory, loadOrCreateCa } = await import('../tls/local-ca.js');
+  const ca = await loadOrCreateCa(resolve(caDirectory(caDir)));
+  const names = new Set<string>([host.replace(/^\[(.*)\]$/, '$1'), 'localhost', '127.0.0.1', '::1']);
+  if (ANY_ADDRESS.has(host)) {
+    names.delete(host.replace(/^\[(.*)\]$/, '$1'));
+    names.add(hostname());
+  }
+  if (publicUrl) names.add(new URL(publicUrl).hostname.replace(/^\[(.*)\]$/, '$1'));
+  return ca.maker.issue([...names]);
 }
 
 export function serveCommand(yargs: Argv) {
@@ -49,6 +71,16 @@ export function serveCommand(yargs: Argv) {
             type: 'string',
             describe: 'The secret of --client-id (env PRINT_CONFORMANCE_SERVE_CLIENT_SECRET)',
           })
+          .option('tls', {
+            type: 'boolean',
+            default: false,
+            describe:
+              "Serve HTTPS, with a certificate from the local CA (see the ca command) for the address it listens on and --public-url's host",
+          })
+          .option('ca-dir', {
+            type: 'string',
+            describe: 'Folder of the local CA (default $PRINT_CONFORMANCE_CA_DIR, else ~/.config/print-conformance/ca)',
+          })
           .option('fault', {
             type: 'string',
             array: true,
@@ -60,6 +92,10 @@ export function serveCommand(yargs: Argv) {
           .example(
             '$0 serve --fault 503:post-checkout:1 expire-tokens:20',
             'the first checkout set-up gets a 503; every token expires after 20 requests',
+          )
+          .example(
+            '$0 serve --tls --port 8443 --public-url https://test.printapi.nl/v2/',
+            'stand in for the real host over HTTPS (behind proxy --connect-to test.printapi.nl:443:127.0.0.1:8443)',
           )
           .example(
             '$0 serve --host 0.0.0.0 --port 8080 --public-url https://sandbox.example.test/v2/',
@@ -75,6 +111,7 @@ export function serveCommand(yargs: Argv) {
       const faults = (argv.fault ?? []).map((given) => parseFault(String(given)));
       if (argv['client-id'] !== undefined && clientSecret === undefined)
         throw new UsageError('--client-id needs --client-secret');
+      const tls = argv.tls ? await serviceCertificate(argv.host, publicUrl, argv['ca-dir']) : undefined;
       // Loaded here, not with the CLI: every other command would pay for the service's modules.
       const { startReferenceService } = await import('../reference/service.js');
       let service: ReferenceService;
@@ -88,6 +125,7 @@ export function serveCommand(yargs: Argv) {
           clientSecret,
           publicUrl,
           faults,
+          tls,
         });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;

@@ -19,7 +19,7 @@ import { type OptionSpec, specOf } from './option-specs.js';
 
 export const CONFIG_FILE = 'print-conformance.config.json';
 const ENV_PREFIX = 'PRINT_CONFORMANCE_';
-const COMMANDS = ['run', 'proxy', 'validate', 'replay', 'report', 'serve', 'rules', 'openapi', 'merge'] as const;
+const COMMANDS = ['run', 'proxy', 'validate', 'replay', 'report', 'serve', 'rules', 'openapi', 'merge', 'ca'] as const;
 /** Options whose values are paths: in a config file they are relative to the file's folder. */
 const PATH_OPTIONS = new Set([
   'record',
@@ -34,6 +34,9 @@ const PATH_OPTIONS = new Set([
   'output',
   'files',
   'results',
+  'ca-dir',
+  'target-ca',
+  'bundle',
 ]);
 
 type Values = Record<string, unknown>;

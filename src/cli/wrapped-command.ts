@@ -38,7 +38,11 @@ const OWN_GROUP = process.platform !== 'win32';
  * test runner's workers do not outlive a CI agent's SIGTERM to this process alone. This process
  * waits for the command to exit. A command that cannot be started is a UsageError (one line, exit 2).
  */
-export function runWrapped(command: readonly string[], proxyUrl: string): Promise<number> {
+export function runWrapped(
+  command: readonly string[],
+  proxyUrl: string,
+  environment: Record<string, string> = {},
+): Promise<number> {
   const [file, ...args] = command as [string, ...string[]];
   return new Promise((resolve, reject) => {
     // Listening before the command starts: a signal that came between its start and a listener
@@ -67,7 +71,7 @@ export function runWrapped(command: readonly string[], proxyUrl: string): Promis
     for (const signal of FORWARDED) process.on(signal, forward);
     const started = spawn(file, args, {
       stdio: 'inherit',
-      env: { ...process.env, [PROXY_URL_VARIABLE]: proxyUrl },
+      env: { ...process.env, ...environment, [PROXY_URL_VARIABLE]: proxyUrl },
       detached: OWN_GROUP,
     });
     child = started;

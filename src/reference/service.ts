@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import { createServer as createSecureServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NOT_XML_CHARACTER } from '../contract/xml-writer.js';
@@ -38,6 +39,8 @@ export interface ReferenceOptions {
   publicUrl?: string;
   /** Chosen faults (`serve --fault`): error answers, slow answers, expiring tokens, declined payments. */
   faults?: Fault[];
+  /** Serve HTTPS with this certificate (chain) and key, PEM. */
+  tls?: { certPem: string; keyPem: string };
 }
 
 export interface ReferenceService {
@@ -334,7 +337,7 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     throw new HttpError(404, `nothing at ${request.url}`, [`The interface lives under ${BASE_PATH}.`]);
   }
 
-  const server = createServer((request, response) => {
+  const listener: RequestListener = (request, response) => {
     const url = new URL(request.url ?? '/', 'http://reference.invalid');
     const segments = url.pathname.startsWith(BASE_PATH)
       ? url.pathname.slice(BASE_PATH.length).split('/').filter(Boolean)
@@ -369,11 +372,16 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
       // Whatever the client still sends after a refusal is read and dropped, so the socket stays usable.
       if (!request.complete) request.resume();
     });
-  });
+  };
+  // HTTPS speaks HTTP/1.1 alone (ALPN), as the proxy in front of it does.
+  const server: Server = options.tls
+    ? createSecureServer({ cert: options.tls.certPem, key: options.tls.keyPem, ALPNProtocols: ['http/1.1'] }, listener)
+    : createServer(listener);
   server.requestTimeout = 0; // uploads of a gigabyte and more take their time
   server.headersTimeout = 60_000;
 
-  const origin = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  const listened = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  const origin = options.tls ? listened.replace(/^http:/, 'https:') : listened;
   const baseUrl = `${origin}${BASE_PATH}`;
   publicBase ||= baseUrl;
 

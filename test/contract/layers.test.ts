@@ -16,6 +16,8 @@ const LAYERS: Record<string, number> = {
   'src/validate': 2,
   'src/redaction': 2.5,
   'src/http': 3,
+  // The local CA and TLS trust: plumbing the proxy, the reference service and the CLI share.
+  'src/tls': 3,
   'src/probes': 4,
   'src/recording': 4,
   'src/replay': 4,

@@ -1,0 +1,73 @@
+import { connect as netConnect, type Socket } from 'node:net';
+import type { Authority } from './forward-door.js';
+import type { MessageHead } from './http-parser.js';
+import { chunkFrame, forwardedFields, LAST_CHUNK, statusLine } from './message-head.js';
+import { lingerThenClose } from './socket-writes.js';
+
+// A plain-HTTP request in absolute form ("GET http://elsewhere/x") for a host that is not the
+// interface: passed on as it came, judged and recorded by nothing. The answer is relayed as the
+// bytes it is, and the client's connection closes after it, so that no second request (perhaps
+// for another host) rides on what is now a pipe to this one.
+
+const NOT_PASSED_ON = new Set(['host', 'content-length', 'proxy-authorization']);
+
+export class BlindRequest {
+  private readonly far: Socket;
+  private answered = false;
+
+  constructor(
+    private readonly client: Socket,
+    head: MessageHead,
+    url: URL,
+    to: Authority,
+    failed: (reason: string) => void,
+  ) {
+    const path = `${url.pathname}${url.search}`;
+    let text = `${head.method} ${path} HTTP/1.1\r\nhost: ${url.host}\r\n`;
+    text += forwardedFields(head.rawHeaders, NOT_PASSED_ON);
+    const { framing } = head;
+    if (framing.kind === 'chunked') text += 'transfer-encoding: chunked\r\n';
+    else if (framing.kind === 'length') text += `content-length: ${framing.length}\r\n`;
+    this.chunked = framing.kind === 'chunked';
+    text += 'connection: close\r\n\r\n';
+    this.far = netConnect({ host: to.host, port: to.port });
+    this.far.setNoDelay(true);
+    this.far.write(text, 'latin1');
+    this.far.on('data', (chunk: Buffer) => {
+      this.answered = true;
+      if (!client.write(chunk)) {
+        this.far.pause();
+        client.once('drain', () => this.far.resume());
+      }
+    });
+    this.far.on('end', () => {
+      client.end();
+      lingerThenClose(client);
+    });
+    this.far.on('error', (error: NodeJS.ErrnoException) => {
+      if (this.answered) {
+        client.destroy();
+        return;
+      }
+      const reason = `${url.host} cannot be reached (${error.code ?? error.message})`;
+      failed(reason);
+      const body = JSON.stringify({ message: `print-conformance proxy: ${reason}` });
+      client.end(
+        `${statusLine(502)}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
+      lingerThenClose(client);
+    });
+    client.once('close', () => this.far.destroy());
+  }
+
+  private readonly chunked: boolean;
+
+  body(chunk: Buffer): void {
+    if (this.chunked) for (const piece of chunkFrame(chunk)) this.far.write(piece, 'latin1');
+    else this.far.write(chunk);
+  }
+
+  end(): void {
+    if (this.chunked) this.far.write(LAST_CHUNK);
+  }
+}

@@ -1,0 +1,174 @@
+import { isIP, connect as netConnect, type Socket } from 'node:net';
+import { type SecureContext, TLSSocket } from 'node:tls';
+import type { MessageHead } from './http-parser.js';
+import { statusLine } from './message-head.js';
+import { lingerThenClose } from './socket-writes.js';
+
+// The proxy's second door: its port is also a forward proxy, as HTTP_PROXY and HTTPS_PROXY name
+// it. A CONNECT to a host of the interface is intercepted: TLS is terminated with a certificate
+// from the local CA and the requests inside go through the same pipeline as reverse-proxied ones.
+// A CONNECT to any other host is a blind tunnel, judged and recorded by nothing, and open to
+// loopback clients alone, so that the proxy is never an open proxy to the network.
+
+/** curl's --connect-to: connections for HOST:PORT go to HOST2:PORT2 (TLS still names HOST). */
+export interface ConnectTo {
+  host: string;
+  port: number;
+  toHost: string;
+  toPort: number;
+}
+
+/** A host the proxy intercepts: any port when `port` is undefined. */
+export interface InterceptedHost {
+  host: string;
+  port?: number;
+}
+
+/** A request's authority as host and port, lower case, brackets off an IPv6 address. */
+export interface Authority {
+  host: string;
+  port: number;
+}
+
+/** "host:port" (a CONNECT's request target), or undefined when it is none. */
+export function parseAuthority(text: string, defaultPort: number): Authority | undefined {
+  const match = /^(\[[0-9a-f:.]+\]|[a-z0-9._-]+)(?::(\d{1,5}))?$/i.exec(text);
+  if (!match?.[1]) return undefined;
+  const port = match[2] === undefined ? defaultPort : Number(match[2]);
+  if (port < 1 || port > 65535) return undefined;
+  return { host: match[1].toLowerCase().replace(/^\[(.*)\]$/, '$1'), port };
+}
+
+/** Where a connection for `authority` is made, after --connect-to. */
+export function connectionFor(authority: Authority, connectTo: readonly ConnectTo[]): Authority {
+  const rule = connectTo.find((entry) => entry.host === authority.host && entry.port === authority.port);
+  return rule ? { host: rule.toHost, port: rule.toPort } : authority;
+}
+
+/** Whether an address is this machine's own (127.0.0.0/8, ::1, and those as IPv4-mapped IPv6). */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const bare = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return bare === '::1' || (isIP(bare) === 4 && bare.startsWith('127.'));
+}
+
+export interface ForwardDoorOptions {
+  intercepted: readonly InterceptedHost[];
+  connectTo: readonly ConnectTo[];
+  /** The TLS context for an intercepted host (its certificate made on first use). */
+  hostContext(host: string): Promise<SecureContext>;
+  /** An intercepted connection, TLS terminated: its requests go through the pipeline. */
+  intercept(socket: TLSSocket, authority: Authority): void;
+  /** A blind tunnel or request passed on, counted apart from the interface. */
+  passedOn(authority: Authority): void;
+  refused(status: number, reason: string): void;
+  log(line: string): void;
+}
+
+export class ForwardDoor {
+  constructor(private readonly options: ForwardDoorOptions) {}
+
+  /** Whether requests for this authority are the interface's: judged, recorded, sent to the target. */
+  intercepts(authority: Authority): boolean {
+    return this.options.intercepted.some(
+      (entry) => entry.host === authority.host && (entry.port === undefined || entry.port === authority.port),
+    );
+  }
+
+  /** Where a blind connection for `authority` goes. */
+  route(authority: Authority): Authority {
+    return connectionFor(authority, this.options.connectTo);
+  }
+
+  /**
+   * A CONNECT request, whose socket is handed over (`rest`: bytes the client sent after its head).
+   * Intercepted, tunnelled blind, or refused with the status a forward proxy answers.
+   */
+  connect(head: MessageHead, socket: Socket, rest: Buffer): void {
+    const authority = parseAuthority(head.url, 443);
+    if (!authority) {
+      this.refuse(socket, 400, `a CONNECT to ${JSON.stringify(head.url.slice(0, 100))}, which names no host and port`);
+      return;
+    }
+    if (this.intercepts(authority)) {
+      this.terminate(socket, authority, rest);
+      return;
+    }
+    if (!isLoopback(socket.remoteAddress)) {
+      this.refuse(
+        socket,
+        403,
+        `a CONNECT to ${authority.host}:${authority.port} from ${socket.remoteAddress}: only the interface's hosts are reached for clients on other machines`,
+      );
+      return;
+    }
+    this.tunnel(socket, authority, rest);
+  }
+
+  private refuse(socket: Socket, status: number, reason: string): void {
+    this.options.refused(status, reason);
+    const body = JSON.stringify({ message: `print-conformance proxy: ${reason}` });
+    socket.on('error', () => {});
+    socket.end(
+      `${statusLine(status)}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+    lingerThenClose(socket);
+  }
+
+  /** TLS terminated with the host's certificate from the local CA; HTTP/1.1 offered alone (ALPN). */
+  private terminate(socket: Socket, authority: Authority, rest: Buffer): void {
+    // A TLS client waits for the 200 before its first byte: bytes before it are no TLS handshake.
+    if (rest.length > 0) {
+      this.refuse(socket, 400, `a CONNECT to ${authority.host} whose client sent bytes before the tunnel was open`);
+      return;
+    }
+    socket.pause();
+    socket.on('error', () => {});
+    this.options.hostContext(authority.host).then(
+      (secureContext) => {
+        if (socket.destroyed) return;
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        const secure = new TLSSocket(socket, { isServer: true, secureContext, ALPNProtocols: ['http/1.1'] });
+        secure.on('error', () => socket.destroy());
+        this.options.intercept(secure, authority);
+        socket.resume();
+      },
+      (error: Error) => {
+        this.options.log(`print-conformance proxy: no certificate for ${authority.host}: ${error.message}`);
+        this.refuse(socket, 502, `no certificate could be made for ${authority.host}`);
+      },
+    );
+  }
+
+  /** Bytes passed both ways to the host, unread. */
+  private tunnel(socket: Socket, authority: Authority, rest: Buffer): void {
+    const to = this.route(authority);
+    socket.pause();
+    const far = netConnect({ host: to.host, port: to.port });
+    far.setNoDelay(true);
+    let open = false;
+    far.once('connect', () => {
+      open = true;
+      this.options.passedOn(authority);
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (rest.length > 0) far.write(rest);
+      socket.pipe(far);
+      far.pipe(socket);
+      socket.resume();
+    });
+    far.on('error', (error: NodeJS.ErrnoException) => {
+      if (!open)
+        this.refuse(
+          socket,
+          502,
+          `${authority.host}:${authority.port} cannot be reached (${error.code ?? error.message})`,
+        );
+      else socket.destroy();
+    });
+    socket.on('error', () => far.destroy());
+    socket.on('close', () => far.destroy());
+    far.on('close', () => {
+      if (open) socket.destroy();
+    });
+  }
+}
