@@ -5,7 +5,6 @@ import { AnswerRelay } from './answer-relay.js';
 import { BlindRequest } from './blind-request.js';
 import { EnforceGate } from './enforce-gate.js';
 import { type Flight, newFlight } from './flight.js';
-import { isLoopback } from './forward-door.js';
 import { HeldEvents } from './held-events.js';
 import { type MessageHead, MessageParser } from './http-parser.js';
 import { chunkFrame, fieldLines, fieldValues, forwardedFields, LAST_CHUNK, statusLine } from './message-head.js';
@@ -245,7 +244,7 @@ export class ClientConnection {
       this.context = intercepting;
       return { ...head, url: `${url.pathname}${url.search}` };
     }
-    if (!isLoopback(this.client.remoteAddress)) {
+    if (!this.ownContext.localClient(this.client.remoteAddress)) {
       const reason = `a request for ${url.host} from ${this.client.remoteAddress}: only the interface's hosts are reached for clients on other machines`;
       this.refuse(403, JSON.stringify({ message: `print-conformance proxy: ${reason}` }));
       return undefined;

@@ -59,6 +59,8 @@ export interface ForwardDoorOptions {
   hostContext(host: string): Promise<SecureContext>;
   /** An intercepted connection, TLS terminated: its requests go through the pipeline. */
   intercept(socket: TLSSocket, authority: Authority): void;
+  /** Whether a client at this address is on this machine. */
+  localClient(address: string | undefined): boolean;
   /** A blind tunnel or request passed on, counted apart from the interface. */
   passedOn(authority: Authority): void;
   refused(status: number, reason: string): void;
@@ -94,7 +96,7 @@ export class ForwardDoor {
       this.terminate(socket, authority, rest);
       return;
     }
-    if (!isLoopback(socket.remoteAddress)) {
+    if (!this.options.localClient(socket.remoteAddress)) {
       this.refuse(
         socket,
         403,

@@ -16,6 +16,8 @@ export interface ProxyContext {
   door?: ForwardDoor;
   /** The context of intercepted requests: paths unchanged under the target's origin, nothing rewritten. */
   intercepting?: ProxyContext;
+  /** Whether a client at this address is on this machine (only such clients reach other hosts). */
+  localClient(address: string | undefined): boolean;
   /** A request or tunnel for another host was passed on, unjudged. */
   passedOn?(authority: Authority): void;
   /** A connection handed its socket over (to a tunnel or TLS): it no longer counts as a connection. */

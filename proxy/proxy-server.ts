@@ -11,7 +11,7 @@ import type { Judgement } from '../src/validate/index.js';
 import { judgeTraffic, type TrafficJudgement, TrafficState } from '../src/validate/traffic.js';
 import { ClientConnection } from './client-connection.js';
 import { TrafficLog } from './exchange-log.js';
-import { type ConnectTo, connectionFor, ForwardDoor, type InterceptedHost } from './forward-door.js';
+import { type ConnectTo, connectionFor, ForwardDoor, type InterceptedHost, isLoopback } from './forward-door.js';
 import { MemoryBudget } from './memory-budget.js';
 import { describeViolations, type ProxyContext } from './proxy-context.js';
 import { type RecordedExchange, Recorder } from './recorder.js';
@@ -63,6 +63,8 @@ export interface ProxyOptions {
   targetCa?: string[];
   /** The local CA's folder (default: caDirectory()). */
   caDir?: string;
+  /** Which client addresses are this machine's, and may reach other hosts through the proxy (default: loopback). */
+  localClient?: (address: string | undefined) => boolean;
   log?: (line: string) => void;
 }
 
@@ -276,6 +278,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     stopping: () => stopping,
     log,
     passedOn: (authority) => traffic.passedOn(`${authority.host}:${authority.port}`),
+    localClient: options.localClient ?? isLoopback,
     release: (connection) => connections.delete(connection as ClientConnection),
   };
   // Intercepted requests keep their paths under the target's origin, and their answers are passed
@@ -302,6 +305,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     intercepted: [{ host: route.host.toLowerCase(), port: targetPort }, ...(options.intercept ?? [])],
     connectTo,
     hostContext: contextFor,
+    localClient: options.localClient ?? isLoopback,
     intercept: (secure: TLSSocket) => accept(secure, intercepting),
     passedOn: (authority) => context.passedOn?.(authority),
     refused: (status, reason) => traffic.refused(status, reason),

@@ -62,7 +62,7 @@ export async function startListeningCli(args: string[], options: { env?: NodeJS.
     if (child.exitCode !== null) throw new Error(`${args[0]} exited: ${printed.stderr}`);
     await Promise.race([once(child.stdout, 'data'), once(child, 'exit')]);
   }
-  const url = /^listening on (http:\/\/\S+\/)\n/.exec(printed.stdout)?.[1];
+  const url = /^listening on (https?:\/\/\S+\/)\n/.exec(printed.stdout)?.[1];
   if (!url) throw new Error(`unexpected first line: ${printed.stdout}`);
   return {
     child,

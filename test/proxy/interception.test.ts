@@ -62,7 +62,6 @@ let folder: string;
 let ca: LocalCa;
 let service: ReferenceService;
 let elsewhere: Server;
-let elsewhereSeen = 0;
 
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'print-conformance-interception-'));
@@ -76,7 +75,6 @@ beforeAll(async () => {
   // Another HTTPS host of the client's, with a certificate the client trusts (the bundle holds the local CA).
   const { certPem: cert, keyPem: key } = await ca.maker.issue([ELSEWHERE]);
   elsewhere = createServer({ cert, key }, (_, response) => {
-    elsewhereSeen += 1;
     response.end('pong');
   });
   await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
