@@ -148,15 +148,15 @@ export function proxyCommand(yargs: Argv) {
       const clientEnv = clientCa
         ? (await import('./client-environment.js')).clientEnvironment(proxy.url, clientCa.certPath, clientCa.certPem)
         : undefined;
-      if (clientEnv && !argv.quiet)
-        log(
-          `print-conformance: set for the command: ${clientEnv.names.join(', ')} (--no-client-env sets none of them)`,
-        );
       // Listened for before the line goes out: whoever waits for it may signal at once, and a
       // SIGTERM with no listener would end the proxy before it flushed the recording and summary.
       const signalled = wrapped ? undefined : untilSignalled();
       // Wrapping a command, standard output is the command's own: the line goes to stderr.
       (wrapped ? process.stderr : process.stdout).write(`listening on ${proxy.url}\n`);
+      if (clientEnv && !argv.quiet)
+        log(
+          `print-conformance: set for the command: ${clientEnv.names.join(', ')} (--no-client-env sets none of them)`,
+        );
       let reported = 0;
       const periodic =
         summaryInterval > 0

@@ -49,6 +49,18 @@ export function systemCertificates(): string[] {
   return system;
 }
 
+/** Those NODE_EXTRA_CA_CERTS names: Node adds them to its default store, which a context of its own replaces. */
+function nodeExtraCertificates(): string[] {
+  const file = process.env.NODE_EXTRA_CA_CERTS;
+  if (!file) return [];
+  try {
+    return certificatesIn(readFileSync(file, 'utf8'));
+  } catch {
+    // Node itself warns at start about a file it cannot read.
+    return [];
+  }
+}
+
 /** The certificates of a PEM file given by the user (--target-ca), or why there are none. */
 export function certificatesIn(text: string): string[] {
   return text.match(PEM_CERTIFICATE) ?? [];
@@ -64,6 +76,6 @@ export function trustBundle(extra: readonly string[]): string {
  * CAs (the local CA, --target-ca). Made once: a context holding hundreds of CAs takes milliseconds.
  */
 export function upstreamTrust(extra: readonly string[]): tls.SecureContext {
-  const ca = [...new Set([...tls.rootCertificates, ...systemCertificates(), ...extra])];
+  const ca = [...new Set([...tls.rootCertificates, ...systemCertificates(), ...nodeExtraCertificates(), ...extra])];
   return tls.createSecureContext({ ca });
 }

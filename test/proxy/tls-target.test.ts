@@ -10,7 +10,8 @@ import { startListeningCli } from '../helpers/cli.js';
 import { checkoutResponseJson } from '../helpers/exchanges.js';
 
 // A real service is reached over TLS. The proxy checks the target's certificate as any client
-// of it would: Node's CAs, plus those NODE_EXTRA_CA_CERTS names. The fixture is a self-signed
+// of it would: Node's and the system's CAs, plus those NODE_EXTRA_CA_CERTS names (and the local CA,
+// and --target-ca). The fixture is a self-signed
 // certificate for 127.0.0.1 and localhost.
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'tls');
@@ -33,7 +34,7 @@ describe('the proxy in front of an https target', () => {
       const answer = await request(`${proxy.url}checkout/abc`, { headers: { accept: 'application/json' } });
       expect(answer.statusCode).toBe(502);
       expect(((await answer.body.json()) as { message: string }).message).toMatch(
-        /cannot be reached \(DEPTH_ZERO_SELF_SIGNED_CERT\)/,
+        /the certificate of 127\.0\.0\.1 does not verify \(DEPTH_ZERO_SELF_SIGNED_CERT\)/,
       );
     } finally {
       await proxy.close();
