@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { benchHttpsInterception } from './https-interception.js';
 import { benchLearntOrders } from './learnt-orders.js';
 import { MiB } from './process-memory.js';
 import { benchProxyConnections } from './proxy-connections.js';
@@ -61,6 +62,10 @@ step('order answers: 100 000 learnt, CPU per order of the last 10 000 over the f
 const learntOrders = benchLearntOrders();
 results.learntOrders = learntOrders;
 
+step('HTTPS: GET checkout with keep-alive, 32 connections: direct, through the proxy as HTTPS_PROXY, through mitmdump');
+const https = await benchHttpsInterception();
+results.https = https;
+
 step('suite: npx print-conformance against the embedded default');
 const suite = benchSuiteWallTime();
 results.suite = suite;
@@ -76,6 +81,8 @@ results.targets = targetRows({
   validateLinearity: validate.large.cpuPerExchangeRatio,
   learntOrdersLinearity: learntOrders.lastOverFirst,
   suiteSeconds: suite.bestSeconds,
+  httpsVsMitmdump: https.vsMitmdump,
+  httpsVsDirect: https.vsDirect,
 });
 
 const folder = join(import.meta.dirname, '..', 'reports');
@@ -92,6 +99,14 @@ console.table(upload);
 console.log(`proxy ÷ http-proxy throughput: ${uploadVsBare}`);
 console.log('\n1 000 connections (RSS of the proxy, MiB):');
 console.table({ ...connections.mix, ...connections.rssMiB });
+console.log(
+  `\nHTTPS GET checkout (requests/s, best of ${https.rounds} rounds; proxy CPU µs per request), and the first answer through a new tunnel, ms:`,
+);
+console.table(https.rows);
+console.table({
+  'a host seen first (certificate made)': https.newHostFirstAnswerMs,
+  'a host seen before (certificate cached)': https.knownHostFirstAnswerMs,
+});
 console.log('\nValidate and suite:');
 const { large, ...validateRow } = validate;
 console.table({ validate: validateRow, [`validate ×${large.exchanges / validate.exchanges}`]: large });

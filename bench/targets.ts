@@ -22,6 +22,9 @@ interface Measured {
   /** CPU per order answer learnt once the newest are bounded, over that before. */
   learntOrdersLinearity: number;
   suiteSeconds: number;
+  /** HTTPS GET checkout through the proxy as HTTPS_PROXY over through mitmdump (NaN: not installed), and over direct. */
+  httpsVsMitmdump: number;
+  httpsVsDirect: number;
 }
 
 const atLeast = (target: string, measured: number, floor: number): TargetRow => ({
@@ -54,5 +57,9 @@ export function targetRows(measured: Measured): TargetRow[] {
     atMost('validate CPU per exchange, 4× recording ÷ 1×', measured.validateLinearity, 1.2),
     atMost('order answers learnt, CPU per order, last ÷ first', measured.learntOrdersLinearity, 1.5),
     atMost('suite wall time, s', measured.suiteSeconds, 10),
+    ...(Number.isNaN(measured.httpsVsMitmdump)
+      ? []
+      : [atLeast('HTTPS GET, proxy (HTTPS_PROXY) ÷ mitmdump', measured.httpsVsMitmdump, 5)]),
+    atLeast('HTTPS GET, proxy (HTTPS_PROXY) ÷ direct', measured.httpsVsDirect, 0.4),
   ];
 }
