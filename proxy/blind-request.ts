@@ -1,4 +1,5 @@
-import { connect as netConnect, type Socket } from 'node:net';
+import { isIP, connect as netConnect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import type { Authority } from './forward-door.js';
 import type { MessageHead } from './http-parser.js';
 import { chunkFrame, forwardedFields, LAST_CHUNK, statusLine } from './message-head.js';
@@ -25,7 +26,16 @@ export class BlindRequest {
     else if (framing.kind === 'length') text += `content-length: ${framing.length}\r\n`;
     this.chunked = framing.kind === 'chunked';
     text += 'connection: close\r\n\r\n';
-    this.far = netConnect({ host: to.host, port: to.port });
+    // An https:// URL asked for in plain HTTP is fetched over TLS, verified as any client would.
+    this.far =
+      url.protocol === 'https:'
+        ? tlsConnect({
+            host: to.host,
+            port: to.port,
+            servername: isIP(url.hostname) ? undefined : url.hostname,
+            ALPNProtocols: ['http/1.1'],
+          })
+        : netConnect({ host: to.host, port: to.port });
     this.far.setNoDelay(true);
     this.far.write(text, 'latin1');
     this.far.on('data', (chunk: Buffer) => {

@@ -14,7 +14,7 @@ import { lingerThenClose, writeClient, writeWhole } from './socket-writes.js';
 import { Upstream, type UpstreamFailure } from './upstream.js';
 
 const REFUSED_ABSOLUTE =
-  '{"message":"print-conformance proxy: a request in absolute form is taken for http:// URLs without credentials only"}';
+  '{"message":"print-conformance proxy: a request in absolute form is taken for http(s):// URLs without credentials only"}';
 
 /** A request target in absolute form ("http://host/path"), as clients send to a forward proxy. */
 const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\//i;
@@ -235,11 +235,13 @@ export class ClientConnection {
     } catch {
       url = undefined;
     }
-    if (!door || !intercepting || !url || url.protocol !== 'http:' || url.username || url.password) {
+    const secure = url?.protocol === 'https:';
+    if (!door || !intercepting || !url || !(secure || url.protocol === 'http:') || url.username || url.password) {
       this.refuse(400, REFUSED_ABSOLUTE);
       return undefined;
     }
-    const authority = { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(url.port) || 80 };
+    // Some clients (axios among them) ask a proxy for an https:// URL in plain HTTP rather than tunnel.
+    const authority = { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(url.port) || (secure ? 443 : 80) };
     if (door.intercepts(authority)) {
       this.context = intercepting;
       return { ...head, url: `${url.pathname}${url.search}` };

@@ -58,6 +58,23 @@ describe('requests in absolute form (HTTP_PROXY)', () => {
     }
   });
 
+  it("for an https:// URL of the target's host (as axios asks) are intercepted the same way", async () => {
+    const setup = await proxiedService();
+    try {
+      const base = new URL(setup.service.baseUrl);
+      const answer = await rawExchange(
+        setup.proxy.url,
+        `GET https://${base.host}/v2/orders/none HTTP/1.1\r\nhost: ${base.host}\r\nconnection: close\r\n\r\n`,
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 404/);
+      expect((await setup.recorded()).map((exchange) => exchange.request.url)).toEqual([
+        `${base.origin}/v2/orders/none`,
+      ]);
+    } finally {
+      await setup.dispose();
+    }
+  });
+
   it('to another host are passed on blind for a client on this machine, and recorded nowhere', async () => {
     const setup = await proxiedService({ proxy: { connectTo: [] } });
     try {
