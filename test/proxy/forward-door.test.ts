@@ -4,6 +4,7 @@ import { type AddressInfo, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
+import { ProxyAgent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy } from '../../proxy/proxy-server.js';
 import { startReferenceService } from '../../src/reference/service.js';
@@ -169,6 +170,38 @@ describe('TLS', () => {
         await trusted.close();
       }
     } finally {
+      await service.close();
+    }
+  });
+});
+
+describe('an intercepted tunnel', () => {
+  it('goes through enforce mode as a reverse-proxied request does: a breach never reaches the target', async () => {
+    const caDir = join(folder, 'enforce-ca');
+    const ca = await loadOrCreateCa(caDir);
+    const service = await startReferenceService({ tls: await ca.maker.issue(['127.0.0.1']) });
+    const recordFile = join(folder, 'enforce.ndjson');
+    const proxy = await startProxy({ target: service.baseUrl, caDir, mode: 'enforce', recordFile });
+    const dispatcher = new ProxyAgent({ uri: proxy.url, requestTls: { ca: ca.certPem } });
+    try {
+      const placed = await request(`${service.baseUrl}orders`, { method: 'POST', dispatcher });
+      const order = (await placed.body.json()) as { checkout: { setupUrl: string } };
+      // The service's own URL, not rewritten: the client reached it by name.
+      expect(order.checkout.setupUrl.startsWith(service.baseUrl)).toBe(true);
+      const before = [...service.store.checkouts.values()].filter((record) => record.returnUrl).length;
+      const blocked = await request(order.checkout.setupUrl, {
+        method: 'POST',
+        dispatcher,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ returnUrl: 'a://' }),
+      });
+      expect(blocked.statusCode).toBeGreaterThanOrEqual(400);
+      expect(blocked.statusCode).toBeLessThan(500);
+      expect(await blocked.body.text()).toMatch(/checkout\.return-url\.length/);
+      expect([...service.store.checkouts.values()].filter((record) => record.returnUrl).length).toBe(before);
+    } finally {
+      await dispatcher.close();
+      await proxy.close();
       await service.close();
     }
   });
