@@ -1,8 +1,10 @@
 import type { Socket } from 'node:net';
+import { CONTROL_PREFIX, TEST_HEADER } from '../src/control/control-plane.js';
 import { admitRequest } from './admission.js';
 import { failureAnswer, mayResend } from './answer-checks.js';
 import { AnswerRelay } from './answer-relay.js';
 import { BlindRequest } from './blind-request.js';
+import { ControlCall } from './control-call.js';
 import { EnforceGate } from './enforce-gate.js';
 import { type Flight, newFlight } from './flight.js';
 import { HeldEvents } from './held-events.js';
@@ -30,8 +32,8 @@ const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\//i;
 const KEEP_ALIVE_MS = 5000;
 
 // The proxy frames every body it forwards itself: Content-Length is written with its own digits.
-const NOT_FORWARDED_TO_TARGET = new Set(['host', 'content-length']);
-const NOT_FORWARDED_WITH_EXPECT = new Set(['host', 'content-length', 'expect']);
+const NOT_FORWARDED_TO_TARGET = new Set(['host', 'content-length', TEST_HEADER]);
+const NOT_FORWARDED_WITH_EXPECT = new Set(['host', 'content-length', 'expect', TEST_HEADER]);
 
 export class ClientConnection {
   private readonly parser: MessageParser;
@@ -49,6 +51,8 @@ export class ClientConnection {
   private handedOver = false;
   /** An absolute-form request for another host, passed on blind. */
   private blind: BlindRequest | undefined;
+  /** A request to the control API, answered by the proxy itself. */
+  private control: ControlCall | undefined;
   private readonly listeners: [string, (chunk: Buffer) => void][];
   /** Parser events of pipelined requests, waiting for the exchange before them. */
   private readonly held = new HeldEvents();
@@ -193,11 +197,34 @@ export class ClientConnection {
 
   private requestHead(given: MessageHead): void {
     this.headStartedAt = 0;
+    // A control call or a blind request is the connection's last: what a client pipelined after it is dropped.
+    if (this.control || this.blind) return;
     if (given.method === 'CONNECT' && this.ownContext.door) {
       this.connectHead = given;
       return;
     }
     this.context = this.ownContext;
+    const control = this.ownContext.control;
+    if (control && given.url.startsWith(CONTROL_PREFIX)) {
+      const host = fieldValues(given.rawHeaders, 'host');
+      if (host.length > 1 || (host[0] !== this.allowedHost && !this.ownContext.hostAllowed(host[0]))) {
+        this.refuse(
+          403,
+          JSON.stringify({ message: 'print-conformance proxy: the control API answers its own host names only' }),
+        );
+        return;
+      }
+      // Nothing after it is read on this connection: its answer closes it (or it becomes an event stream).
+      this.control = new ControlCall(
+        control,
+        given,
+        this.client,
+        this.ownContext.localClient(this.client.remoteAddress),
+        () => this.detach(),
+      );
+      this.client.resume();
+      return;
+    }
     let head = given;
     let allowedHost = this.allowedHost;
     if (ABSOLUTE_FORM.test(head.url)) {
@@ -251,8 +278,7 @@ export class ClientConnection {
       this.refuse(403, JSON.stringify({ message: `print-conformance proxy: ${reason}` }));
       return undefined;
     }
-    // Nothing after it is read: the connection carries this request alone, and closes after its answer.
-    this.ignoring = true;
+    // The connection carries this request alone, and closes after its answer.
     this.ownContext.passedOn?.(authority);
     this.blind = new BlindRequest(this.client, head, url, door.route(authority), (reason) =>
       this.ownContext.refused(502, reason),
@@ -275,16 +301,25 @@ export class ClientConnection {
       return;
     }
     const rest = this.parser.takeAfterUpgrade();
+    this.detach();
+    door.connect(head, this.client, rest);
+  }
+
+  /** The socket goes to something else (a tunnel, TLS, an event stream): this connection lets go of it. */
+  private detach(): void {
     this.handedOver = true;
     this.ignoring = true;
     for (const [event, listener] of this.listeners) this.client.off(event, listener);
     this.client.setTimeout(0);
     this.parser.close();
     this.ownContext.release?.(this);
-    door.connect(head, this.client, rest);
   }
 
   private requestBody(chunk: Buffer): void {
+    if (this.control) {
+      this.control.body(chunk);
+      return;
+    }
     if (this.blind) {
       this.blind.body(chunk);
       return;
@@ -303,8 +338,10 @@ export class ClientConnection {
   }
 
   private requestEnd(): void {
-    if (this.blind) {
-      this.blind.end();
+    if (this.control || this.blind) {
+      this.ignoring = true;
+      this.control?.end();
+      this.blind?.end();
       return;
     }
     const flight = this.flight;

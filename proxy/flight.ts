@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { TEST_HEADER } from '../src/control/control-plane.js';
 import type { Headers } from '../src/validate/exchange.js';
 import { type AdmittedRequest, peekLimitOf } from './admission.js';
 import { BodyTap } from './body-tap.js';
@@ -77,12 +78,16 @@ function clientScheme(headers: Headers): 'http' | 'https' {
 /** A request admitted: its exchange begins. */
 export function newFlight(head: MessageHead, admitted: AdmittedRequest, context: ProxyContext): Flight {
   const { headers } = admitted;
+  const test = context.testOf?.(headers);
+  // The test's name is the proxy's to read: neither the target nor the recording's headers get it.
+  if (headers[TEST_HEADER] !== undefined) delete headers[TEST_HEADER];
   return {
     exchange: {
       id: randomUUID(),
       startedAt: new Date().toISOString(),
       request: { method: head.method, url: admitted.href, headers },
       violations: [],
+      ...(test === undefined ? {} : { test }),
     },
     started: performance.now(),
     head,

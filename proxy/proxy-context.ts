@@ -1,4 +1,5 @@
-import type { Exchange, Violation } from '../src/validate/exchange.js';
+import type { ControlPlane } from '../src/control/control-plane.js';
+import type { Exchange, Headers, Violation } from '../src/validate/exchange.js';
 import type { TapOptions } from './body-tap.js';
 import type { Authority, ForwardDoor } from './forward-door.js';
 import type { RecordedExchange } from './recorder.js';
@@ -12,6 +13,10 @@ export interface ProxyContext {
   targetBase: string;
   /** Where connections to the target go (after --connect-to), and what its certificate must verify against. */
   route: UpstreamRoute;
+  /** The control API on the proxy's own port (absent inside an intercepted host, whose paths are the service's). */
+  control?: ControlPlane;
+  /** The client test a request belongs to, from its head (see ControlPlane.testOf). */
+  testOf?(headers: Headers): string | undefined;
   /** The forward proxy on the same port (CONNECT, absolute-form requests). */
   door?: ForwardDoor;
   /** The context of intercepted requests: paths unchanged under the target's origin, nothing rewritten. */

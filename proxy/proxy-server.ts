@@ -1,5 +1,8 @@
 import { createServer, isIP, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { ControlPlane } from '../src/control/control-plane.js';
+import { ExchangeFeed } from '../src/control/exchange-feed.js';
+import { TestVerdicts } from '../src/control/test-verdicts.js';
 import { splitObservations } from '../src/findings/observations.js';
 import { listen } from '../src/http/listen.js';
 import { type SessionNames, sessionRedaction } from '../src/redaction/index.js';
@@ -63,6 +66,8 @@ export interface ProxyOptions {
   targetCa?: string[];
   /** The local CA's folder (default: caDirectory()). */
   caDir?: string;
+  /** When given, the control API wants `Authorization: Bearer` this, and answers other machines too. */
+  controlToken?: string;
   /** Which client addresses are this machine's, and may reach other hosts through the proxy (default: loopback). */
   localClient?: (address: string | undefined) => boolean;
   log?: (line: string) => void;
@@ -74,6 +79,12 @@ export interface ProxyHandle {
   traffic: TrafficLog;
   /** Why the recording is incomplete (a file that could not be written), if it is. */
   recordingFailure(): string | undefined;
+  /** The control API and live page: its feed of judged exchanges, the client tests' verdicts. */
+  control: ControlPlane;
+  feed: ExchangeFeed;
+  tests: TestVerdicts;
+  /** Gives the control API the session's verdicts so far (the CLI knows how they are reckoned). */
+  verdicts(source: () => unknown): void;
   /** Stops accepting, lets exchanges in flight finish, flushes the recording. */
   close(): Promise<void>;
 }
@@ -162,6 +173,16 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   // The target is the service's base: what goes elsewhere under it is not the interface.
   const state = new TrafficState(target.href);
   const traffic = new TrafficLog(redact, redaction.headers, session.text);
+  const feed = new ExchangeFeed();
+  const tests = new TestVerdicts(options.strict);
+  let verdictSource: (() => unknown) | undefined;
+  const control = new ControlPlane({
+    feed,
+    tests,
+    title: `print-conformance proxy for ${target.href}`,
+    token: options.controlToken,
+    verdicts: () => verdictSource?.(),
+  });
   // The tally takes each exchange's judgement from its one judging on the way through. Every
   // exchange is recorded in the same turn as its last judging, so the last judgement made is its
   // own (a request blocked in enforce mode is judged as a preview, another object, just before).
@@ -251,6 +272,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       exchange.durationMs = Math.round(performance.now() - started);
       const { violations: shown, observations } = splitObservations(exchange.violations);
       const own = lastJudged === exchange || exchange.blocked;
+      const judged = Boolean(own && lastJudgement !== undefined);
       traffic.record(exchange, own ? lastJudgement : undefined, own ? lastScope : undefined);
       lastJudged = undefined;
       lastJudgement = undefined;
@@ -258,6 +280,9 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       const split: RecordedExchange = { ...exchange, violations: shown, observations };
       const redacted = redact(split) as RecordedExchange;
       recorder.record(redacted);
+      // The live page and the control API read what the recording holds, findings and all.
+      feed.push({ ...redacted, violations: exchange.violations }, judged, exchange.test);
+      if (exchange.test !== undefined) tests.record(exchange.test, judged, exchange.violations);
       if (shown.length > 0 || exchange.error) {
         log(
           `${requestLine(exchange)} → ${exchange.response?.status ?? redacted.error}${shown.length ? `  ${describeViolations(shown)}` : ''}`,
@@ -278,6 +303,8 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     stopping: () => stopping,
     log,
     passedOn: (authority) => traffic.passedOn(`${authority.host}:${authority.port}`),
+    control,
+    testOf: (headers) => control.testOf(headers),
     localClient: options.localClient ?? isLoopback,
     release: (connection) => connections.delete(connection as ClientConnection),
   };
@@ -289,6 +316,8 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     target: targetOrigin,
     targetBase: targetOrigin.href,
     rewriteUrls: false,
+    // The service's own paths: /__print-conformance/ on it is the service's, forwarded like the rest.
+    control: undefined,
     // The client reached this host through CONNECT or a request naming it: Host is no proof of anything.
     hostAllowed: () => true,
   });
@@ -370,8 +399,15 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     url: `${origin}/`,
     traffic,
     recordingFailure: () => recorder.failure,
+    control,
+    feed,
+    tests,
+    verdicts: (source) => {
+      verdictSource = source;
+    },
     close: async () => {
       clearInterval(sweep);
+      control.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       const drained = () =>
         inFlight === 0

@@ -21,6 +21,8 @@ export type RecordedExchange = Exchange & {
   blocked?: boolean;
   /** The status the proxy answered with itself, when no answer of the target's could be passed on. */
   proxyStatus?: number;
+  /** The client test it belongs to (the print-conformance-test header, or the test named through the control API). */
+  test?: string;
 };
 
 const HAR_HEAD =

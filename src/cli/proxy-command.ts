@@ -74,6 +74,7 @@ function proxySettings(argv: ProxyArgs, selected: Set<string>): Omit<ProxyOption
     connectTo: optionList(argv['connect-to']).map(parseConnectTo),
     targetCa: argv['target-ca'] ? readTargetCa(argv['target-ca']) : undefined,
     caDir: argv['ca-dir'] ? resolve(argv['ca-dir']) : undefined,
+    controlToken: argv['control-token'] || undefined,
   };
 }
 
@@ -157,6 +158,30 @@ export function proxyCommand(yargs: Argv) {
         log(
           `print-conformance: set for the command: ${clientEnv.names.join(', ')} (--no-client-env sets none of them)`,
         );
+      if (!argv.quiet) log(`print-conformance: live page and control API at ${proxy.url}__print-conformance/`);
+      const context: VerdictContext = {
+        face: 'traffic',
+        selected,
+        formats,
+        strict: argv.strict,
+        ...(auto ? { auto } : {}),
+      };
+      // The control API's verdicts so far are the ones the session would end with now.
+      reporting
+        .then(([{ proxyVerdict }]) =>
+          proxy.verdicts(
+            () =>
+              proxyVerdict({
+                target: settings.target,
+                proxyUrl: proxy.url,
+                started,
+                context,
+                traffic: proxy.traffic,
+                recordingFailure: proxy.recordingFailure(),
+              }).result,
+          ),
+        )
+        .catch(() => {});
       let reported = 0;
       const periodic =
         summaryInterval > 0
@@ -176,13 +201,6 @@ export function proxyCommand(yargs: Argv) {
         await proxy.close();
       }
       const [{ proxyVerdict }, { terminalWidth }, { writeJsonReport }, { writeSarifReport }] = await reporting;
-      const context: VerdictContext = {
-        face: 'traffic',
-        selected,
-        formats,
-        strict: argv.strict,
-        ...(auto ? { auto } : {}),
-      };
       const verdict = proxyVerdict({
         target: settings.target,
         proxyUrl: proxy.url,

@@ -132,6 +132,11 @@ export function proxyOptions(y: Argv) {
       describe:
         'With -- COMMAND: set HTTP(S)_PROXY, NODE_USE_ENV_PROXY and the CA variables of curl, PHP, Python, Node, .NET and Java for it, so an unmodified client goes through the proxy; --no-client-env sets only PRINT_CONFORMANCE_PROXY_URL',
     })
+    .option('control-token', {
+      type: 'string',
+      describe:
+        'The control API and live page (/__print-conformance/) answer clients on this machine only; with a token, anyone sending Authorization: Bearer TOKEN (or ?token=TOKEN) (env PRINT_CONFORMANCE_PROXY_CONTROL_TOKEN)',
+    })
     .option('json-report', {
       type: 'string',
       describe:

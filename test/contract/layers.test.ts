@@ -18,6 +18,8 @@ const LAYERS: Record<string, number> = {
   'src/http': 3,
   // The local CA and TLS trust: plumbing the proxy, the reference service and the CLI share.
   'src/tls': 3,
+  // The control API and live page: read by the proxy and the reference service alike.
+  'src/control': 3.5,
   'src/probes': 4,
   'src/recording': 4,
   'src/replay': 4,

@@ -1,0 +1,87 @@
+import type { Severity } from '../contract/rules.js';
+import type { Violation } from '../validate/exchange.js';
+
+// Verdicts per client test: the exchanges a test sent (marked by the print-conformance-test header,
+// or sent after the test was named through the control API), and the rules they broke, so that a
+// PHPUnit, xUnit or vitest test can fail on its own exchanges alone.
+
+export interface RuleFailure {
+  rule: string;
+  severity: Severity;
+  /** How many findings of the rule the test's exchanges made. */
+  count: number;
+  /** The first few messages, each once. */
+  messages: string[];
+}
+
+export interface TestVerdict {
+  name: string;
+  /** Exchanges of the test, judged or not. */
+  exchanges: number;
+  /** Exchanges of the interface among them, judged by the rules. */
+  judged: number;
+  /** No must rule broken (and, with strict, no should rule). */
+  passed: boolean;
+  failed: RuleFailure[];
+  warnings: RuleFailure[];
+}
+
+const MESSAGES_KEPT = 5;
+/** Tests kept; past it the oldest test is forgotten (a session of this many tests is long done with it). */
+const TESTS_KEPT = 10_000;
+
+interface Tested {
+  exchanges: number;
+  judged: number;
+  rules: Map<string, RuleFailure>;
+}
+
+export class TestVerdicts {
+  private readonly tests = new Map<string, Tested>();
+
+  constructor(private readonly strict = false) {}
+
+  /** The names of the tests seen, in the order they were first seen. */
+  names(): string[] {
+    return [...this.tests.keys()];
+  }
+
+  /** One exchange of a test, with the must and should findings it was judged to make. */
+  record(name: string, judged: boolean, violations: readonly Violation[]): void {
+    let tested = this.tests.get(name);
+    if (!tested) {
+      if (this.tests.size >= TESTS_KEPT) this.tests.delete(this.tests.keys().next().value as string);
+      tested = { exchanges: 0, judged: 0, rules: new Map() };
+      this.tests.set(name, tested);
+    }
+    tested.exchanges += 1;
+    if (judged) tested.judged += 1;
+    for (const violation of violations) {
+      if (violation.severity === 'observe') continue;
+      let failure = tested.rules.get(violation.rule);
+      if (!failure) {
+        failure = { rule: violation.rule, severity: violation.severity, count: 0, messages: [] };
+        tested.rules.set(violation.rule, failure);
+      }
+      failure.count += 1;
+      const message = `${violation.side}: ${violation.message}`;
+      if (failure.messages.length < MESSAGES_KEPT && !failure.messages.includes(message))
+        failure.messages.push(message);
+    }
+  }
+
+  verdict(name: string): TestVerdict | undefined {
+    const tested = this.tests.get(name);
+    if (!tested) return undefined;
+    const all = [...tested.rules.values()];
+    const failed = all.filter(
+      (failure) => failure.severity === 'must' || (this.strict && failure.severity === 'should'),
+    );
+    const warnings = all.filter((failure) => !failed.includes(failure));
+    return { name, exchanges: tested.exchanges, judged: tested.judged, passed: failed.length === 0, failed, warnings };
+  }
+
+  all(): TestVerdict[] {
+    return this.names().map((name) => this.verdict(name) as TestVerdict);
+  }
+}
