@@ -175,13 +175,11 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   const traffic = new TrafficLog(redact, redaction.headers, session.text);
   const feed = new ExchangeFeed();
   const tests = new TestVerdicts(options.strict);
-  let verdictSource: (() => unknown) | undefined;
   const control = new ControlPlane({
     feed,
     tests,
     title: `print-conformance proxy for ${target.href}`,
     token: options.controlToken,
-    verdicts: () => verdictSource?.(),
   });
   // The tally takes each exchange's judgement from its one judging on the way through. Every
   // exchange is recorded in the same turn as its last judging, so the last judgement made is its
@@ -402,9 +400,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     control,
     feed,
     tests,
-    verdicts: (source) => {
-      verdictSource = source;
-    },
+    verdicts: (source) => control.setVerdicts(source),
     close: async () => {
       clearInterval(sweep);
       control.close();

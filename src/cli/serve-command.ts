@@ -81,6 +81,11 @@ export function serveCommand(yargs: Argv) {
             type: 'string',
             describe: 'Folder of the local CA (default $PRINT_CONFORMANCE_CA_DIR, else ~/.config/print-conformance/ca)',
           })
+          .option('control-token', {
+            type: 'string',
+            describe:
+              'The control API and live page (/__print-conformance/) answer clients on this machine only; with a token, anyone sending Authorization: Bearer TOKEN (env PRINT_CONFORMANCE_SERVE_CONTROL_TOKEN)',
+          })
           .option('fault', {
             type: 'string',
             array: true,
@@ -126,6 +131,7 @@ export function serveCommand(yargs: Argv) {
           publicUrl,
           faults,
           tls,
+          control: { token: argv['control-token'] || undefined },
         });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
@@ -136,6 +142,31 @@ export function serveCommand(yargs: Argv) {
         throw error;
       }
       process.stdout.write(`listening on ${service.baseUrl}\n`);
+      const started = Date.now();
+      const [{ runResult }, { verdictsOf }, { selectedRules }] = await Promise.all([
+        import('../report/run-result.js'),
+        import('../validate/verdicts.js'),
+        import('./rule-selection.js'),
+      ]);
+      // The clients' traffic so far, judged as the proxy judges it: on the formats and operations it used.
+      const context = {
+        face: 'traffic',
+        selected: selectedRules(undefined, undefined),
+        formats: ['json', 'xml'],
+        strict: false,
+        auto: true,
+      } as const;
+      service.control?.setVerdicts(() => {
+        const tally = service.tally();
+        if (!tally) return undefined;
+        return runResult({
+          target: service.publicUrl,
+          started,
+          context: { ...context, formats: [...context.formats] },
+          rules: verdictsOf(tally, { ...context, formats: [...context.formats] }),
+          tally,
+        });
+      });
       await new Promise<void>((resolve) => {
         const stop = () => {
           process.off('SIGINT', stop);

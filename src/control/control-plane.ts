@@ -100,6 +100,11 @@ export class ControlPlane {
 
   constructor(private readonly options: ControlOptions) {}
 
+  /** Where the session's verdicts so far come from (the CLI knows how they are reckoned). */
+  setVerdicts(source: () => unknown): void {
+    this.options.verdicts = source;
+  }
+
   /** The test a request belongs to: the one its header names, else the one named through the API. */
   testOf(headers: Headers): string | undefined {
     const named = headers[TEST_HEADER]?.trim();

@@ -108,3 +108,30 @@ function viewOf(record: CheckoutRecord, options: PaymentFlowOptions): PaymentVie
     declines: options.declinePayments,
   };
 }
+
+/**
+ * Ends a checkout's payment step as the page's buttons would, without a browser (the control API's
+ * POST payments/{code}): `code` is the checkout's code or its payment's id.
+ */
+export function settlePayment(
+  store: ReferenceStore,
+  code: string,
+  outcome: string,
+  declinePayments: boolean,
+): { status: number; headers: Record<string, string>; body: string } {
+  const answer = (status: number, value: unknown) => ({
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: `${JSON.stringify(value)}\n`,
+  });
+  const outcomes: readonly string[] = Object.values(OUTCOMES);
+  if (!outcomes.includes(outcome))
+    return answer(400, { message: `print-conformance: outcome must be one of ${outcomes.join(', ')}` });
+  const record = store.checkouts.get(code) ?? store.checkouts.get(store.payments.get(code) ?? '');
+  if (!record) return answer(404, { message: `print-conformance: no checkout or payment ${code}` });
+  if (!record.setUp) return answer(409, { message: 'print-conformance: the checkout has not been set up' });
+  if (record.status !== 'Open')
+    return answer(409, { message: `print-conformance: the payment is over (${record.status})` });
+  record.status = (outcome === OUTCOMES.pay && declinePayments ? OUTCOMES.fail : outcome) as CheckoutRecord['status'];
+  return answer(200, { checkout: record.code, status: record.status, returnUrl: record.returnUrl ?? null });
+}

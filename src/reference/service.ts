@@ -5,21 +5,27 @@ import { createServer as createSecureServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NOT_XML_CHARACTER } from '../contract/xml-writer.js';
+import { CONTROL_PREFIX, ControlPlane } from '../control/control-plane.js';
+import { ExchangeFeed } from '../control/exchange-feed.js';
+import { TestVerdicts } from '../control/test-verdicts.js';
 import { listen } from '../http/listen.js';
 import { formatOfMediaType, readDocument } from '../validate/document.js';
 import { encodingProblem } from '../validate/encoding.js';
 import { mediaType } from '../validate/exchange.js';
 import { fileKindOf } from '../validate/magic.js';
 import { ADDRESS_FIELDS, modelOf } from '../validate/model.js';
+import type { TallyData } from '../validate/tally.js';
+import { answerControl } from './control-answer.js';
 import { CONFORMANT, type Dialect, type OutgoingAnswer } from './dialect.js';
 import { type Fault, FaultPlan } from './faults.js';
 import { HttpError } from './http-error.js';
 import { orderView } from './order-view.js';
-import { answerPayment, isPaymentPath } from './payment-flow.js';
+import { answerPayment, isPaymentPath, settlePayment } from './payment-flow.js';
 import { decodeRequestText, decodeUtf8, readSmallBody } from './request-body.js';
 import { Responder } from './responder.js';
 import { type CheckoutRecord, ReferenceStore } from './store.js';
 import { type ReceivedFile, receiveMultipartUpload, receiveRawUpload } from './upload-receiver.js';
+import { noteRequestBody, ServiceWitness } from './witness.js';
 
 export interface ReferenceOptions {
   host?: string;
@@ -41,6 +47,11 @@ export interface ReferenceOptions {
   faults?: Fault[];
   /** Serve HTTPS with this certificate (chain) and key, PEM. */
   tls?: { certPem: string; keyPem: string };
+  /**
+   * The control API and live page under /__print-conformance/, with every exchange judged as the
+   * proxy judges traffic (serve turns it on; the suite's embedded target has no use for it).
+   */
+  control?: { token?: string };
 }
 
 export interface ReferenceService {
@@ -52,6 +63,10 @@ export interface ReferenceService {
   store: ReferenceStore;
   /** Where received files are kept while it runs (removed at close). */
   uploadFolder: string;
+  /** The control API, when `control` was asked for. */
+  control?: ControlPlane;
+  /** What the control API's exchanges showed so far, tallied as the proxy tallies traffic. */
+  tally(): TallyData | undefined;
   close(): Promise<void>;
 }
 
@@ -308,6 +323,16 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
         throw new HttpError(404, 'unknown upload code', ['Use the upload URL given by the order.']);
       }
       const file = await receiveUpload(request);
+      const head = file.head.toString('base64');
+      noteRequestBody(
+        request,
+        mediaType(request.headers['content-type']) === 'multipart/form-data'
+          ? {
+              size: file.size,
+              parts: [{ name: 'file', contentType: file.declaredType, size: file.size, headBase64: head }],
+            }
+          : { size: file.size, sha256: file.sha256, headBase64: head },
+      );
       const kind = fileKindOf(file.head);
       if (!kind) {
         rmSync(file.path, { force: true });
@@ -338,6 +363,14 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
   }
 
   const listener: RequestListener = (request, response) => {
+    if (control && request.url?.startsWith(CONTROL_PREFIX)) {
+      answerControl(control, request, response, publicBase);
+      return;
+    }
+    if (control) {
+      witness ??= new ServiceWitness(publicBase, feed, tests, (headers) => control.testOf(headers));
+      witness.watch(request, response);
+    }
     const url = new URL(request.url ?? '/', 'http://reference.invalid');
     const segments = url.pathname.startsWith(BASE_PATH)
       ? url.pathname.slice(BASE_PATH.length).split('/').filter(Boolean)
@@ -373,6 +406,18 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
       if (!request.complete) request.resume();
     });
   };
+  const feed = new ExchangeFeed();
+  const tests = new TestVerdicts();
+  let witness: ServiceWitness | undefined;
+  const control = options.control
+    ? new ControlPlane({
+        feed,
+        tests,
+        title: 'print-conformance reference service',
+        token: options.control.token,
+        pay: (code, outcome) => settlePayment(store, code, outcome, faults.declinesPayments),
+      })
+    : undefined;
   // HTTPS speaks HTTP/1.1 alone (ALPN), as the proxy in front of it does.
   const server: Server = options.tls
     ? createSecureServer({ cert: options.tls.certPem, key: options.tls.keyPem, ALPNProtocols: ['http/1.1'] }, listener)
@@ -391,8 +436,11 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     server,
     store,
     uploadFolder,
+    control,
+    tally: () => witness?.tally.data,
     close: () =>
       new Promise<void>((resolve) => {
+        control?.close();
         server.close(() => {
           rmSync(uploadFolder, { recursive: true, force: true });
           resolve();

@@ -1,0 +1,140 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ExchangeFeed } from '../control/exchange-feed.js';
+import type { TestVerdicts } from '../control/test-verdicts.js';
+import { summariseExchange } from '../http/exchange-summary.js';
+import { sessionRedaction } from '../redaction/index.js';
+import { decodeText, type Exchange, type Headers, type RecordedBody, type Violation } from '../validate/exchange.js';
+import { Tally } from '../validate/tally.js';
+import { judgeTraffic, TrafficState } from '../validate/traffic.js';
+
+// serve as a client team's test double judges its clients too: each exchange it answers is built
+// as the proxy records one (the request as read, the answer as written, redacted), judged by the
+// same core, and handed to the control API's feed and the client tests' verdicts. Bodies are seen
+// where the service reads and writes them; uploads by their size, digest and first bytes.
+
+/** Answers held for judging up to this size; past it the answer's body is not judged. */
+const ANSWER_LIMIT = 8 * 1024 * 1024;
+
+const noted = new WeakMap<IncomingMessage, RecordedBody>();
+
+/** The request's body as the service read it, for judging (no-op unless a witness watches). */
+export function noteRequestBody(request: IncomingMessage, body: RecordedBody): void {
+  noted.set(request, body);
+}
+
+/** A small body read whole: its text as a recording holds it. */
+export function textBody(bytes: Buffer, contentType: string | undefined): RecordedBody {
+  return { text: decodeText(bytes, contentType), size: bytes.length };
+}
+
+function headersOf(raw: NodeJS.Dict<string | string[] | number>): Headers {
+  const headers: Headers = Object.create(null);
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return headers;
+}
+
+export class ServiceWitness {
+  private readonly state: TrafficState;
+  private readonly redact = sessionRedaction({ headers: [], members: [] });
+  /** The session's tally, as the proxy keeps one: the control API's verdicts so far. */
+  readonly tally = new Tally({
+    summarise: (exchange, violation) => summariseExchange(this.redact.exchange(exchange), [], [], violation),
+  });
+
+  constructor(
+    private readonly publicBase: string,
+    private readonly feed: ExchangeFeed,
+    private readonly tests: TestVerdicts,
+    private readonly testOf: (headers: Headers) => string | undefined,
+  ) {
+    this.state = new TrafficState(publicBase);
+  }
+
+  /** Watches one request and its answer; judges them when the answer is written. */
+  watch(request: IncomingMessage, response: ServerResponse): void {
+    const startedAt = new Date().toISOString();
+    const started = performance.now();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const keep = (chunk: unknown, encoding?: unknown) => {
+      if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+      const bytes = Buffer.isBuffer(chunk)
+        ? chunk
+        : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+      size += bytes.length;
+      if (size <= ANSWER_LIMIT) chunks.push(bytes);
+    };
+    // Headers given to writeHead are not in getHeaders(): they are kept as they go out.
+    let written: Headers = Object.create(null);
+    const writeHead = response.writeHead.bind(response) as (...args: unknown[]) => ServerResponse;
+    response.writeHead = ((status: number, ...rest: unknown[]) => {
+      const fields = rest.find((value) => typeof value === 'object' && value !== null);
+      if (Array.isArray(fields)) {
+        for (let index = 0; index + 1 < fields.length; index += 2)
+          written[String(fields[index]).toLowerCase()] = String(fields[index + 1]);
+      } else if (fields) written = headersOf(fields as NodeJS.Dict<string | string[] | number>);
+      return writeHead(status, ...rest);
+    }) as ServerResponse['writeHead'];
+    const write = response.write.bind(response) as (...args: unknown[]) => boolean;
+    const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
+    response.write = ((chunk: unknown, ...rest: unknown[]) => {
+      keep(chunk, rest[0]);
+      return write(chunk, ...rest);
+    }) as ServerResponse['write'];
+    response.end = ((chunk?: unknown, ...rest: unknown[]) => {
+      keep(chunk, rest[0]);
+      return end(chunk, ...rest);
+    }) as ServerResponse['end'];
+    response.once('finish', () => {
+      try {
+        this.judge(request, response, written, {
+          startedAt,
+          durationMs: Math.round(performance.now() - started),
+          chunks,
+          size,
+        });
+      } catch {
+        // A witness that cannot judge an exchange leaves it out; the service has answered it.
+      }
+    });
+  }
+
+  private judge(
+    request: IncomingMessage,
+    response: ServerResponse,
+    written: Headers,
+    answer: { startedAt: string; durationMs: number; chunks: Buffer[]; size: number },
+  ): void {
+    const requestHeaders = headersOf(request.headers);
+    const responseHeaders = { ...headersOf(response.getHeaders()), ...written };
+    const base = new URL(this.publicBase);
+    const url = new URL(request.url ?? '/', base.origin).href;
+    const bytes = Buffer.concat(answer.chunks);
+    const responseBody: RecordedBody | undefined =
+      answer.size === 0
+        ? undefined
+        : answer.size > ANSWER_LIMIT
+          ? { size: answer.size, skipped: 'too large to judge' }
+          : textBody(bytes, responseHeaders['content-type']);
+    const exchange: Exchange & { violations: Violation[] } = {
+      startedAt: answer.startedAt,
+      durationMs: answer.durationMs,
+      request: { method: request.method ?? 'GET', url, headers: requestHeaders, body: noted.get(request) },
+      response: { status: response.statusCode, headers: responseHeaders, body: responseBody },
+      violations: [],
+    };
+    const test = this.testOf(requestHeaders);
+    const sorted = judgeTraffic(exchange, this.state);
+    const violations = sorted.judgement ? this.redact.findings(sorted.judgement.violations) : [];
+    exchange.violations = violations;
+    if (sorted.scope.kind === 'outside') this.tally.outside(sorted.scope.reason);
+    else if (sorted.scope.kind === 'order') this.tally.order();
+    else if (sorted.judgement) this.tally.record(exchange, { ...sorted.judgement, violations });
+    const redacted = this.redact.exchange(exchange) as typeof exchange;
+    this.feed.push({ ...redacted, violations }, sorted.judgement !== undefined, test);
+    if (test !== undefined) this.tests.record(test, sorted.judgement !== undefined, violations);
+  }
+}
