@@ -24,6 +24,8 @@ const LAYERS: Record<string, number> = {
   'src/recording': 4,
   'src/replay': 4,
   'src/reference': 4,
+  // Matchers for a JavaScript test's own exchanges: a source, as the proxy is.
+  'src/matchers': 4,
   proxy: 4,
   suites: 4,
   'src/report': 5,
