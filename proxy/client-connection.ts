@@ -311,7 +311,8 @@ export class ClientConnection {
     this.ignoring = true;
     for (const [event, listener] of this.listeners) this.client.off(event, listener);
     this.client.setTimeout(0);
-    this.parser.close();
+    // Not at once: a control call is handed over from inside the parser's own callback.
+    queueMicrotask(() => this.parser.close());
     this.ownContext.release?.(this);
   }
 

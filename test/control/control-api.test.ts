@@ -1,0 +1,194 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ExchangeFeed } from '../../src/control/exchange-feed.js';
+import { startReferenceService } from '../../src/reference/service.js';
+import { proxiedService } from '../helpers/proxy-fixture.js';
+
+// The control API on the proxy's port: what it answers, to whom, and that it is never part of the
+// traffic (not forwarded, not recorded, not in the verdict).
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function proxy(options: Parameters<typeof proxiedService>[0] = {}) {
+  const setup = await proxiedService(options);
+  cleanups.push(() => setup.dispose());
+  const control = `${setup.proxy.url}__print-conformance/`;
+  return { ...setup, control };
+}
+
+const address = { name: 'Jan', line1: 'Straat 1', postCode: '1234 AB', city: 'Utrecht', country: 'NL' };
+
+async function setUp(proxyUrl: string, returnUrl: string, test?: string) {
+  const testHeader: Record<string, string> = test ? { 'print-conformance-test': test } : {};
+  const order = (await (await fetch(`${proxyUrl}orders`, { method: 'POST', headers: testHeader })).json()) as {
+    checkout: { setupUrl: string };
+  };
+  return fetch(order.checkout.setupUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...testHeader },
+    body: JSON.stringify({ returnUrl, billing: { address } }),
+  });
+}
+
+describe('the control API', () => {
+  it('is never forwarded, recorded or judged', async () => {
+    const seen: string[] = [];
+    const target: Server = createServer((request, response) => {
+      seen.push(request.url ?? '');
+      response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => target.close(() => resolve())));
+    const {
+      proxy: handle,
+      control,
+      recorded,
+    } = await proxy({
+      proxy: { target: `http://127.0.0.1:${(target.address() as AddressInfo).port}/v2/` },
+    });
+    for (const path of ['', 'api/exchanges', 'api/verdicts', 'api/tests', 'nothing-here'])
+      await (await fetch(`${control}${path}`)).arrayBuffer();
+    await (await fetch(`${control}api/tests`, { method: 'POST', body: '{"name":"a test"}' })).arrayBuffer();
+    expect(seen).toEqual([]);
+    expect(handle.traffic.seen).toBe(0);
+    expect(await recorded()).toEqual([]);
+  });
+
+  it('answers the exchanges since a sequence number, and each one opened', async () => {
+    const { control, proxy: handle } = await proxy();
+    await setUp(handle.url, 'a://');
+    const list = (await (await fetch(`${control}api/exchanges?after=0`)).json()) as {
+      last: number;
+      exchanges: { seq: number; url: string; violations: { rule: string }[] }[];
+    };
+    expect(list.exchanges.map((e) => e.seq)).toEqual([1, 2]);
+    expect(list.exchanges[1]?.violations.map((v) => v.rule)).toContain('checkout.return-url.length');
+    const after = (await (await fetch(`${control}api/exchanges?after=1`)).json()) as { exchanges: unknown[] };
+    expect(after.exchanges).toHaveLength(1);
+    const opened = (await (await fetch(`${control}api/exchanges/2`)).json()) as {
+      request: { text: string; places: { rule: string; start: number; end: number }[] };
+      curl: string;
+    };
+    const place = opened.request.places.find((p) => p.rule === 'checkout.return-url.length');
+    expect(opened.request.text.slice(place?.start, place?.end)).toBe('"returnUrl":"a://"');
+    expect(opened.curl).toMatch(/^curl /);
+    expect((await fetch(`${control}api/exchanges/99`)).status).toBe(404);
+  });
+
+  it('streams judged exchanges as Server-Sent Events', async () => {
+    const { control, proxy: handle } = await proxy();
+    const events = await fetch(`${control}api/events`);
+    expect(events.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = (events.body as ReadableStream<Uint8Array>).getReader();
+    await setUp(handle.url, 'https://shop.example.com/done');
+    let text = '';
+    while (!/id: 2\n/.test(text)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    await reader.cancel();
+    expect(text).toMatch(/event: exchange\nid: 1\ndata: \{"seq":1,[^\n]*"url":"http:\/\/127\.0\.0\.1:\d+\/v2\/orders"/);
+  });
+
+  it("keeps each client test's verdict, by header or by name, and strips the header before the target", async () => {
+    const headersSeen: IncomingHttpHeaders[] = [];
+    const { control, proxy: handle, service } = await proxy();
+    service.server.on('request', (request) => headersSeen.push(request.headers));
+    await setUp(handle.url, 'a://', 'breaks-it');
+    await (await fetch(`${control}api/tests`, { method: 'POST', body: '{"name":"keeps-it"}' })).arrayBuffer();
+    await setUp(handle.url, 'https://shop.example.com/done');
+    const broken = (await (await fetch(`${control}api/tests/breaks-it`)).json()) as {
+      passed: boolean;
+      failed: { rule: string; messages: string[] }[];
+    };
+    expect(broken.passed).toBe(false);
+    expect(broken.failed.map((f) => f.rule)).toEqual(['checkout.return-url.length']);
+    expect(broken.failed[0]?.messages[0]).toMatch(/^request: ReturnUrl has 4 UTF-16 code units/);
+    const kept = (await (await fetch(`${control}api/tests/keeps-it`)).json()) as { passed: boolean; judged: number };
+    expect(kept).toMatchObject({ passed: true, judged: 1 });
+    expect((await fetch(`${control}api/tests/never-ran`)).status).toBe(404);
+    expect(headersSeen.length).toBeGreaterThan(0);
+    for (const headers of headersSeen) expect(headers['print-conformance-test']).toBeUndefined();
+  });
+
+  it('refuses a client on another machine unless it brings the token', async () => {
+    const closed = await proxy({ proxy: { localClient: () => false } });
+    expect((await fetch(`${closed.control}api/exchanges`)).status).toBe(403);
+    const open = await proxy({ proxy: { localClient: () => false, controlToken: 's3cret-token' } });
+    expect((await fetch(`${open.control}api/exchanges`)).status).toBe(401);
+    const withToken = await fetch(`${open.control}api/exchanges`, {
+      headers: { authorization: 'Bearer s3cret-token' },
+    });
+    expect(withToken.status).toBe(200);
+    expect((await fetch(`${open.control}api/exchanges?token=wrong`)).status).toBe(401);
+  });
+
+  it('refuses a request from another site in the browser', async () => {
+    const { control } = await proxy();
+    const crossSite = await fetch(`${control}api/tests`, {
+      method: 'POST',
+      headers: { 'sec-fetch-site': 'cross-site', 'content-type': 'text/plain' },
+      body: '{"name":"planted"}',
+    });
+    expect(crossSite.status).toBe(403);
+  });
+});
+
+describe('the window of exchanges', () => {
+  it('holds at most its count, and says what it no longer holds', () => {
+    const feed = new ExchangeFeed(100);
+    for (let index = 0; index < 10_000; index += 1)
+      feed.push(
+        {
+          request: { method: 'GET', url: `http://x.test/v2/checkout/${index}`, headers: {} },
+          response: { status: 200, headers: {}, body: { text: 'x'.repeat(1000), size: 1000 } },
+          violations: [],
+        },
+        true,
+        undefined,
+      );
+    expect(feed.last).toBe(10_000);
+    expect(feed.first).toBe(9_901);
+    expect(feed.since(0)).toHaveLength(100);
+    expect(feed.item(5)).toBeUndefined();
+    expect(feed.item(9_950)?.entry.seq).toBe(9_950);
+  });
+});
+
+describe('serve', () => {
+  it('ends a payment step without a browser, and judges its own clients', async () => {
+    const service = await startReferenceService({ control: {} });
+    cleanups.push(() => service.close());
+    const root = service.baseUrl.replace(/v2\/$/, '');
+    const setup = await setUp(service.baseUrl, 'https://shop.example.com/done', 'pays');
+    expect(setup.status).toBe(201);
+    const code = new URL(setup.url).pathname.split('/').at(-1) as string;
+    const paid = await fetch(`${root}__print-conformance/api/payments/${code}`, {
+      method: 'POST',
+      body: '{"outcome":"Cancelled"}',
+    });
+    expect(await paid.json()).toMatchObject({ status: 'Cancelled', returnUrl: 'https://shop.example.com/done' });
+    const read = (await (await fetch(setup.url, { headers: { accept: 'application/json' } })).json()) as {
+      status: string;
+    };
+    expect(read.status).toBe('Cancelled');
+    const again = await fetch(`${root}__print-conformance/api/payments/${code}`, {
+      method: 'POST',
+      body: '{"outcome":"Successful"}',
+    });
+    expect(again.status).toBe(409);
+    expect(
+      (await fetch(`${root}__print-conformance/api/payments/${code}`, { method: 'POST', body: '{}' })).status,
+    ).toBe(400);
+    const verdict = (await (await fetch(`${root}__print-conformance/api/tests/pays`)).json()) as {
+      passed: boolean;
+      judged: number;
+    };
+    expect(verdict).toMatchObject({ passed: true, judged: 1 });
+  });
+});
