@@ -79,7 +79,7 @@ function html(body: string, nonce: string): Answer {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
       // Traffic on the page is inert: no script runs but the page's own, nothing loads from outside.
-      'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+      'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
     },

@@ -55,13 +55,14 @@ function row(entry: FeedEntry, tokenQuery: string): string {
     }
   })();
   const status = entry.status ?? (entry.error ? 'no answer' : '');
-  return `<tr data-seq="${entry.seq}"><td>${entry.seq}</td><td>${escapeHtml(entry.at.slice(11, 23))}</td><td>${escapeHtml(entry.method)}</td><td><a href="exchanges/${entry.seq}${tokenQuery}">${escapeHtml(path)}</a></td><td>${escapeHtml(String(status))}</td><td>${escapeHtml(entry.test ?? '')}</td><td>${marks(entry)}</td></tr>`;
+  return `<tr data-seq="${entry.seq}" data-entry="${escapeHtml(JSON.stringify(entry))}"><td>${entry.seq}</td><td>${escapeHtml(entry.at.slice(11, 23))}</td><td>${escapeHtml(entry.method)}</td><td><a href="exchanges/${entry.seq}${tokenQuery}">${escapeHtml(path)}</a></td><td>${escapeHtml(String(status))}</td><td>${escapeHtml(entry.test ?? '')}</td><td>${marks(entry)}</td></tr>`;
 }
 
 const STYLE = `
 body { font: 14px/1.4 system-ui, sans-serif; margin: 1rem 1.5rem; color: #1d2430; }
 h1 { font-size: 1.2rem; margin: 0 0 .5rem; }
 form { margin: .5rem 0 1rem; display: flex; gap: .75rem; flex-wrap: wrap; align-items: end; }
+select { max-width: 18rem; }
 label { display: flex; flex-direction: column; font-size: .8rem; color: #556; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .25rem .5rem; border-bottom: 1px solid #e3e6ea; vertical-align: top; }
@@ -137,7 +138,7 @@ const SCRIPT = `
 function page(title: string, nonce: string, bodyAttributes: string, content: string, script: boolean): string {
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
+<title>${escapeHtml(title)}</title><link rel="icon" href="data:,"><style nonce="${nonce}">${STYLE}</style></head>
 <body ${bodyAttributes}>${content}${script ? `<script nonce="${nonce}">${SCRIPT}</script>` : ''}</body></html>
 `;
 }
