@@ -210,6 +210,7 @@ export function proxyCommand(yargs: Argv) {
         recordingFailure: proxy.recordingFailure(),
         ...(wrapped ? { command: { command: wrapped.join(' '), exitCode: commandCode } } : {}),
         ...(clientEnv ? { clientEnvironment: clientEnv.names } : {}),
+        clientTests: proxy.tests.all(),
         width: terminalWidth(wrapped ? process.stderr : process.stdout),
       });
       // The table goes where run prints its own; wrapping a command, stdout is the command's.

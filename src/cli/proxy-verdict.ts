@@ -1,5 +1,5 @@
 import type { TrafficLog } from '../../proxy/exchange-log.js';
-import type { RunResult, WrappedCommand } from '../findings/types.js';
+import type { ClientTestVerdict, RunResult, WrappedCommand } from '../findings/types.js';
 import { consoleSummary } from '../report/console-summary.js';
 import { markdownSummary } from '../report/markdown-summary.js';
 import { runResult } from '../report/run-result.js';
@@ -24,6 +24,8 @@ export interface SessionFacts {
   recordingFailure?: string;
   /** `-- COMMAND`: what ran and its exit code, which comes first when it is not 0. */
   command?: WrappedCommand;
+  /** The verdicts of the client's own tests, when its traffic named them. */
+  clientTests?: ClientTestVerdict[];
   /** The variables set for the command so that its HTTP stack goes through the proxy (none: --no-client-env). */
   clientEnvironment?: string[];
   /** The width of the terminal the table goes to, if it goes to one (see terminalWidth). */
@@ -77,6 +79,7 @@ export function proxyVerdict(facts: SessionFacts): ProxyVerdict {
     // A session around a command states its verdict and its final code whatever they are (CLI.md).
     ...(facts.command ? { command: { ...facts.command, verdict: ownCode } } : {}),
     ...(facts.command || exitCode !== exitCodeOf(rules) ? { exitCode } : {}),
+    ...(facts.clientTests ? { clientTests: facts.clientTests } : {}),
   });
   const notReached = traffic.notReachedLines();
   const counts = [`${traffic.seen} exchanges`, `${traffic.reached} answered by the target`];
@@ -88,6 +91,12 @@ export function proxyVerdict(facts: SessionFacts): ProxyVerdict {
   if (notReached.length > 0) lines.push(`${NOT_REACHED_HEADING}:`, ...notReached.map((line) => `  ${line}`));
   const passedOn = traffic.passedOnLines();
   if (passedOn.length > 0) lines.push(`${PASSED_ON_HEADING}:`, ...passedOn.map((line) => `  ${line}`));
+  const clientTests = facts.clientTests ?? [];
+  if (clientTests.length > 0) {
+    const failing = clientTests.filter((test) => !test.passed);
+    lines.push(`Client tests: ${clientTests.length}, ${failing.length} broke a rule`);
+    for (const test of failing) lines.push(`  ✗ ${test.name}: ${test.failed.map((f) => f.rule).join(', ')}`);
+  }
   if (facts.clientEnvironment) lines.push(`set for the command: ${facts.clientEnvironment.join(', ')}`);
   lines.push(`proxy summary: ${counts.join(', ')}`);
   const title = 'print-conformance proxy';

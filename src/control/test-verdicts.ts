@@ -1,30 +1,12 @@
-import type { Severity } from '../contract/rules.js';
+import type { ClientTestFailure, ClientTestVerdict } from '../findings/types.js';
 import type { Violation } from '../validate/exchange.js';
 
 // Verdicts per client test: the exchanges a test sent (marked by the print-conformance-test header,
 // or sent after the test was named through the control API), and the rules they broke, so that a
 // PHPUnit, xUnit or vitest test can fail on its own exchanges alone.
 
-export interface RuleFailure {
-  rule: string;
-  severity: Severity;
-  /** How many findings of the rule the test's exchanges made. */
-  count: number;
-  /** The first few messages, each once. */
-  messages: string[];
-}
-
-export interface TestVerdict {
-  name: string;
-  /** Exchanges of the test, judged or not. */
-  exchanges: number;
-  /** Exchanges of the interface among them, judged by the rules. */
-  judged: number;
-  /** No must rule broken (and, with strict, no should rule). */
-  passed: boolean;
-  failed: RuleFailure[];
-  warnings: RuleFailure[];
-}
+export type RuleFailure = ClientTestFailure;
+export type TestVerdict = ClientTestVerdict;
 
 const MESSAGES_KEPT = 5;
 /** Tests kept; past it the oldest test is forgotten (a session of this many tests is long done with it). */

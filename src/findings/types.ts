@@ -174,6 +174,27 @@ export interface ShardFacts {
   recordings?: { name: string; bytes: number | null }[];
 }
 
+/** A broken rule among a client test's exchanges: how often, and the first few messages. */
+export interface ClientTestFailure {
+  rule: string;
+  severity: 'must' | 'should' | 'observe';
+  count: number;
+  messages: string[];
+}
+
+/** A client's own test (PHPUnit, xUnit, vitest…) behind the proxy or serve: the verdict on its exchanges. */
+export interface ClientTestVerdict {
+  name: string;
+  /** Exchanges of the test, judged or not. */
+  exchanges: number;
+  /** Exchanges of the interface among them, judged by the rules. */
+  judged: number;
+  /** No must rule broken (and, with strict, no should rule). */
+  passed: boolean;
+  failed: ClientTestFailure[];
+  warnings: ClientTestFailure[];
+}
+
 export interface RunResult {
   tool: string;
   version: string;
@@ -203,4 +224,6 @@ export interface RunResult {
   shard?: ShardFacts;
   /** `replay`: what was sent again, what could not be, and where the new answers differ. */
   replay?: ReplaySummary;
+  /** Traffic marked by the client's own tests: the verdict per test, in the order first seen. */
+  clientTests?: ClientTestVerdict[];
 }

@@ -88,6 +88,28 @@ function writeInto(result: RunResult, folder: string): void {
     runtime.stopTest(uuid, { stop });
     runtime.writeTest(uuid);
   }
+  for (const test of result.clientTests ?? []) {
+    const id = `client-test:${test.name}`;
+    const failures = test.failed.map((f) => `${f.rule}: ${f.messages.join('; ')}`).join('\n');
+    const uuid = runtime.startTest({
+      name: test.name,
+      fullName: `client test: ${test.name}`,
+      testCaseId: id,
+      historyId: id,
+      labels: [
+        { name: 'suite', value: 'client tests' },
+        { name: 'feature', value: 'client tests' },
+      ],
+      status: test.passed ? Status.PASSED : Status.FAILED,
+      stage: Stage.FINISHED,
+      statusDetails: test.passed
+        ? {}
+        : { message: `broke ${test.failed.map((f) => f.rule).join(', ')}`, trace: failures },
+      start,
+    });
+    runtime.stopTest(uuid, { stop: start });
+    runtime.writeTest(uuid);
+  }
   runtime.writeEnvironmentInfo();
   writeFileSync(join(folder, 'executor.json'), `${JSON.stringify(allureExecutor(result), null, 2)}\n`);
 }

@@ -1,6 +1,6 @@
 import { ruleById } from '../contract/rules.js';
 import { escapeXml as escapeMarkup } from '../contract/xml-writer.js';
-import type { RuleResult, RunResult } from '../findings/types.js';
+import type { ClientTestVerdict, RuleResult, RunResult } from '../findings/types.js';
 import { failureHeadline, failureText } from './failure-text.js';
 import { xmlCarriable } from './terminal-text.js';
 import { writeFileWhole } from './write-file.js';
@@ -45,6 +45,31 @@ function testCase(rule: RuleResult, repeat: string | undefined): { xml: string; 
   };
 }
 
+/** One test case per client test of the traffic: failed when its exchanges broke a rule that fails the run. */
+function clientTestCase(test: ClientTestVerdict): string {
+  const open = `    <testcase classname="client-tests" name="${escapeXml(test.name)}" time="0">`;
+  const lines = (failures: ClientTestVerdict['failed']) =>
+    failures.map((f) => `${f.rule} (${f.severity}, ${f.count}×): ${f.messages.join('; ')}`).join('\n');
+  const counted = `${test.exchanges} exchanges, ${test.judged} of the interface`;
+  if (!test.passed) {
+    const message = `broke ${test.failed.map((f) => f.rule).join(', ')}`;
+    return `${open}<failure message="${escapeXml(message)}" type="must">${escapeXml(`${lines(test.failed)}\n${counted}`)}</failure></testcase>`;
+  }
+  const warnings = test.warnings.length > 0 ? `warnings:\n${lines(test.warnings)}\n` : '';
+  return `${open}<system-out>${escapeXml(`${warnings}${counted}`)}</system-out></testcase>`;
+}
+
+function clientTestsSuite(result: RunResult): string[] {
+  const tests = result.clientTests ?? [];
+  if (tests.length === 0) return [];
+  const failures = tests.filter((test) => !test.passed).length;
+  return [
+    `  <testsuite name="client tests" timestamp="${result.startedAt}" tests="${tests.length}" failures="${failures}" errors="0" skipped="0" time="0">`,
+    ...tests.map(clientTestCase),
+    '  </testsuite>',
+  ];
+}
+
 export function junitReport(result: RunResult): string {
   const repeat = repeatLine(result);
   const cases = result.rules.map((rule) => testCase(rule, repeat));
@@ -52,9 +77,11 @@ export function junitReport(result: RunResult): string {
   const skipped = cases.filter((c) => c.skipped).length;
   const seconds = (result.durationMs / 1000).toFixed(3);
   const counts = `tests="${cases.length}" failures="${failures}" errors="0"`;
+  const clientTests = result.clientTests ?? [];
+  const allCounts = `tests="${cases.length + clientTests.length}" failures="${failures + clientTests.filter((t) => !t.passed).length}" errors="0"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="print-conformance" ${counts} time="${seconds}">`,
+    `<testsuites name="print-conformance" ${allCounts} time="${seconds}">`,
     `  <testsuite name="${escapeXml(result.target)}" timestamp="${result.startedAt}" ${counts} skipped="${skipped}" time="${seconds}">`,
     ...(result.generated
       ? [
@@ -66,6 +93,7 @@ export function junitReport(result: RunResult): string {
       : []),
     ...cases.map((c) => c.xml),
     '  </testsuite>',
+    ...clientTestsSuite(result),
     '</testsuites>',
     '',
   ].join('\n');

@@ -1,5 +1,12 @@
 import { TOOL_NAME, TOOL_VERSION } from '../contract/package-root.js';
-import type { GeneratedSummary, RuleResult, RunResult, ShardFacts, WrappedCommand } from '../findings/types.js';
+import type {
+  ClientTestVerdict,
+  GeneratedSummary,
+  RuleResult,
+  RunResult,
+  ShardFacts,
+  WrappedCommand,
+} from '../findings/types.js';
 import type { TallyData } from '../validate/tally.js';
 import { contextToJson, profileOf, summaryOf, type VerdictContext } from '../validate/verdicts.js';
 
@@ -19,6 +26,8 @@ export interface RunFacts {
   generated?: GeneratedSummary;
   /** `validate --shard K/N`. */
   shard?: ShardFacts;
+  /** Traffic marked by the client's own tests: the verdict per test. */
+  clientTests?: ClientTestVerdict[];
 }
 
 export function runResult(facts: RunFacts): RunResult {
@@ -41,5 +50,6 @@ export function runResult(facts: RunFacts): RunResult {
     ...(facts.command ? { command: facts.command } : {}),
     ...(facts.exitCode !== undefined ? { exitCode: facts.exitCode } : {}),
     ...(facts.shard ? { shard: facts.shard } : {}),
+    ...(facts.clientTests && facts.clientTests.length > 0 ? { clientTests: facts.clientTests } : {}),
   };
 }
