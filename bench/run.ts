@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchHttpsInterception } from './https-interception.js';
 import { benchLearntOrders } from './learnt-orders.js';
+import { benchLivePageBurst } from './live-page-burst.js';
 import { MiB } from './process-memory.js';
 import { benchProxyConnections } from './proxy-connections.js';
 import { benchProxyCost } from './proxy-cost.js';
@@ -66,6 +67,10 @@ step('HTTPS: GET checkout with keep-alive, 32 connections: direct, through the p
 const https = await benchHttpsInterception();
 results.https = https;
 
+step('live page: 10 000 exchanges through the proxy with the page open in headless Chromium');
+const livePage = await benchLivePageBurst();
+results.livePage = livePage;
+
 step('suite: npx print-conformance against the embedded default');
 const suite = benchSuiteWallTime();
 results.suite = suite;
@@ -107,6 +112,8 @@ console.table({
   'a host seen first (certificate made)': https.newHostFirstAnswerMs,
   'a host seen before (certificate cached)': https.knownHostFirstAnswerMs,
 });
+console.log('\nThe proxy through a burst with the live page open (RSS, MiB):');
+console.table(livePage);
 console.log('\nValidate and suite:');
 const { large, ...validateRow } = validate;
 console.table({ validate: validateRow, [`validate ×${large.exchanges / validate.exchanges}`]: large });
