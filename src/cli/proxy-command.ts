@@ -166,22 +166,17 @@ export function proxyCommand(yargs: Argv) {
         strict: argv.strict,
         ...(auto ? { auto } : {}),
       };
-      // The control API's verdicts so far are the ones the session would end with now.
-      reporting
-        .then(([{ proxyVerdict }]) =>
-          proxy.verdicts(
-            () =>
-              proxyVerdict({
-                target: settings.target,
-                proxyUrl: proxy.url,
-                started,
-                context,
-                traffic: proxy.traffic,
-                recordingFailure: proxy.recordingFailure(),
-              }).result,
-          ),
-        )
-        .catch(() => {});
+      // What the session's verdict is made of, now: the control API asks while it runs, the end once.
+      const sessionFacts = () => ({
+        target: settings.target,
+        proxyUrl: proxy.url,
+        started,
+        context,
+        traffic: proxy.traffic,
+        recordingFailure: proxy.recordingFailure(),
+        clientTests: proxy.tests.all(),
+      });
+      reporting.then(([{ proxyVerdict }]) => proxy.verdicts(() => proxyVerdict(sessionFacts()).result)).catch(() => {});
       let reported = 0;
       const periodic =
         summaryInterval > 0
@@ -202,15 +197,9 @@ export function proxyCommand(yargs: Argv) {
       }
       const [{ proxyVerdict }, { terminalWidth }, { writeJsonReport }, { writeSarifReport }] = await reporting;
       const verdict = proxyVerdict({
-        target: settings.target,
-        proxyUrl: proxy.url,
-        started,
-        context,
-        traffic: proxy.traffic,
-        recordingFailure: proxy.recordingFailure(),
+        ...sessionFacts(),
         ...(wrapped ? { command: { command: wrapped.join(' '), exitCode: commandCode } } : {}),
         ...(clientEnv ? { clientEnvironment: clientEnv.names } : {}),
-        clientTests: proxy.tests.all(),
         width: terminalWidth(wrapped ? process.stderr : process.stdout),
       });
       // The table goes where run prints its own; wrapping a command, stdout is the command's.

@@ -1,24 +1,14 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceService, startReferenceService } from '../../src/reference/service.js';
 import { ROOT, runCli } from '../helpers/cli.js';
+import { HAS_PHP_CURL } from '../helpers/peers.js';
 
 // A PHP suite of two tests behind `proxy -- COMMAND`, each marked through the control API: the
 // API fails the test that sent the bad request and that one alone, and the session's reports hold
 // one case per client test.
-
-const hasPhpCurl = (() => {
-  try {
-    return (
-      execFileSync('php', ['-r', 'echo function_exists("curl_init") ? "yes" : "no";'], { encoding: 'utf8' }) === 'yes'
-    );
-  } catch {
-    return false;
-  }
-})();
 
 let folder: string;
 let service: ReferenceService;
@@ -31,7 +21,7 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-describe.skipIf(!hasPhpCurl)('client tests marked through the control API', () => {
+describe.skipIf(!HAS_PHP_CURL)('client tests marked through the control API', () => {
   it('fail the one test that broke a rule, and are reported one case each', async () => {
     const json = join(folder, 'results.json');
     const { code, stdout, stderr } = await runCli([

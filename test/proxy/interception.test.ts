@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceService, startReferenceService } from '../../src/reference/service.js';
 import { type LocalCa, loadOrCreateCa } from '../../src/tls/local-ca.js';
 import { ROOT, runCli } from '../helpers/cli.js';
+import { HAS_PHP_CURL, HAS_PYTHON_REQUESTS, onPath, PYTHON } from '../helpers/peers.js';
 
 // Unmodified clients whose code holds the real host (https://test.printapi.nl/v2/) run behind
 // `proxy -- COMMAND`: the environment the proxy sets makes each one send through it and trust its
@@ -17,35 +17,6 @@ import { ROOT, runCli } from '../helpers/cli.js';
 const CLIENTS = join(ROOT, 'test', 'fixtures', 'clients');
 const TARGET = 'https://test.printapi.nl/v2/';
 const ELSEWHERE = 'elsewhere.test';
-
-function found(file: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${file}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Debian's python3 is the one python3-requests installs into; a python3 of another make may lack it. */
-const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
-const hasRequests = (() => {
-  try {
-    execFileSync(PYTHON, ['-c', 'import requests'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const hasPhpCurl = (() => {
-  try {
-    return (
-      execFileSync('php', ['-r', 'echo function_exists("curl_init") ? "yes" : "no";'], { encoding: 'utf8' }) === 'yes'
-    );
-  } catch {
-    return false;
-  }
-})();
 
 /** A Node.js that sends fetch through HTTPS_PROXY when NODE_USE_ENV_PROXY is set: 22.21+, 24+. */
 function envProxyNode(): string | undefined {
@@ -155,7 +126,7 @@ function expectBuiltUrlsCaught(session: Session): void {
   expect(session.stderr).toMatch(/FAIL\s+client\.given-urls/);
 }
 
-describe.skipIf(!found('php') || !hasPhpCurl)('a PHP client as the official one talks (curl)', () => {
+describe.skipIf(!onPath('php') || !HAS_PHP_CURL)('a PHP client as the official one talks (curl)', () => {
   it('goes through the proxy unmodified, every exchange judged, and passes', async () => {
     expectGood(await behindProxy(['php', join(CLIENTS, 'shop.php')], 'php'));
   });
@@ -165,7 +136,7 @@ describe.skipIf(!found('php') || !hasPhpCurl)('a PHP client as the official one 
   });
 });
 
-describe.skipIf(!found('curl'))('curl', () => {
+describe.skipIf(!onPath('curl'))('curl', () => {
   it('goes through the proxy unmodified, every exchange judged, and passes', async () => {
     expectGood(await behindProxy(['sh', join(CLIENTS, 'shop.sh')], 'curl'));
   });
@@ -175,7 +146,7 @@ describe.skipIf(!found('curl'))('curl', () => {
   });
 });
 
-describe.skipIf(!hasRequests)('Python requests', () => {
+describe.skipIf(!HAS_PYTHON_REQUESTS)('Python requests', () => {
   it('goes through the proxy unmodified, every exchange judged, and passes', async () => {
     expectGood(await behindProxy([PYTHON, join(CLIENTS, 'shop.py')], 'python'));
   });
