@@ -3,6 +3,7 @@ import { hideBin } from 'yargs/helpers';
 import { TOOL_VERSION } from '../contract/package-root.js';
 import { UsageError } from '../findings/usage-error.js';
 import { STDIN } from '../recording/read-exchanges.js';
+import { terminalText } from '../report/terminal-text.js';
 import { examplesOnTheirOwnLines } from './help-examples.js';
 import { skipHelpRendering } from './help-rendering.js';
 import { mergeCommand } from './merge-command.js';
@@ -29,7 +30,8 @@ const REPORTING_COMMANDS = new Set(['run', 'validate', 'replay', 'merge']);
 
 function fail(message: string, error?: unknown): never {
   // One line, always: scripts read it, and yargs writes some complaints over several.
-  process.stderr.write(`print-conformance: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
+  // The message may quote a service's answer or a recording: nothing in it acts on the terminal.
+  process.stderr.write(`print-conformance: ${terminalText(message.replace(/\s*\n\s*/g, ' '))}\n`);
   if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   process.exit(2);
 }

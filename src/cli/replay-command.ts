@@ -2,6 +2,7 @@ import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
 import { isPipe, isStdin } from '../recording/read-exchanges.js';
 import { colourWanted } from '../report/colour.js';
+import { terminalText } from '../report/terminal-text.js';
 import { stopOnInterrupt } from './interrupt.js';
 import { numberOption } from './number-option.js';
 import { replayCredentials } from './replay-credentials.js';
@@ -122,7 +123,7 @@ export function replayCommand(yargs: Argv) {
       const { tally } = judged;
       const shownWarnings = argv.quiet ? [] : judged.warnings;
       for (const warning of shownWarnings.slice(0, SHOWN_WARNINGS))
-        process.stderr.write(`warning: ${files[warning.at.file]}: ${warning.message}\n`);
+        process.stderr.write(`${terminalText(`warning: ${files[warning.at.file]}: ${warning.message}`)}\n`);
       if (shownWarnings.length > SHOWN_WARNINGS)
         process.stderr.write(`warning: … and ${shownWarnings.length - SHOWN_WARNINGS} more lines skipped\n`);
       for (const name of outcome.droppedCredentials)
