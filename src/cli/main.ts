@@ -3,6 +3,7 @@ import { hideBin } from 'yargs/helpers';
 import { TOOL_VERSION } from '../contract/package-root.js';
 import { UsageError } from '../findings/usage-error.js';
 import { STDIN } from '../recording/read-exchanges.js';
+import { givenSecrets, withoutLiterals } from '../redaction/index.js';
 import { terminalText } from '../report/terminal-text.js';
 import { examplesOnTheirOwnLines } from './help-examples.js';
 import { skipHelpRendering } from './help-rendering.js';
@@ -31,7 +32,9 @@ const REPORTING_COMMANDS = new Set(['run', 'validate', 'replay', 'merge']);
 function fail(message: string, error?: unknown): never {
   // One line, always: scripts read it, and yargs writes some complaints over several.
   // The message may quote a service's answer or a recording: nothing in it acts on the terminal.
-  process.stderr.write(`print-conformance: ${terminalText(message.replace(/\s*\n\s*/g, ' '))}\n`);
+  // A service may echo the user's credentials in what the message quotes: they are left out too.
+  const shown = withoutLiterals(message.replace(/\s*\n\s*/g, ' '), givenSecrets());
+  process.stderr.write(`print-conformance: ${terminalText(shown)}\n`);
   if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   process.exit(2);
 }

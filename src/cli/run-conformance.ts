@@ -6,7 +6,7 @@ import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
 import type { Format, SuiteConfig } from '../probes/index.js';
 import type { SampleType } from '../probes/sample-files.js';
-import { redactText } from '../redaction/index.js';
+import { credentialValues, noteGivenSecrets, redactText } from '../redaction/index.js';
 import { colourWanted } from '../report/colour.js';
 import { consoleSummary, terminalWidth } from '../report/console-summary.js';
 import { githubAnnotations } from '../report/github-annotations.js';
@@ -111,6 +111,7 @@ export async function runConformance(options: RunOptions): Promise<void> {
   const secrets = [token, clientSecret].filter((s): s is string => Boolean(s));
   const credentialHeaders = Object.keys(headers).filter((name) => /authorization|api-key|token|cookie/i.test(name));
   for (const name of credentialHeaders) secrets.push(headers[name] as string);
+  noteGivenSecrets([...secrets, ...credentialValues(headers)]);
   const orderBody = readOrderBody(options.orderBody);
   const checkoutUrl = absoluteUrl(options.checkoutUrl, '--checkout-url');
   const uploadUrl = absoluteUrl(options.uploadUrl, '--upload-url');
@@ -143,6 +144,7 @@ export async function runConformance(options: RunOptions): Promise<void> {
       preflightExchanges.push(exchange);
       headers.authorization = `Bearer ${issued}`;
       secrets.push(issued);
+      noteGivenSecrets([issued]);
     } else if (token) headers.authorization = `Bearer ${token}`;
     if (headers.authorization && !credentialHeaders.includes('authorization')) credentialHeaders.push('authorization');
 
