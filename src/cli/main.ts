@@ -41,7 +41,11 @@ function fail(message: string, error?: unknown): never {
 
 const args = hideBin(process.argv);
 try {
-  loadSettings(args);
+  const { ignored } = loadSettings(args);
+  if (ignored)
+    process.stderr.write(
+      `print-conformance: warning: ${ignored.path} is not used: ${ignored.reason}; name it with --config to use it\n`,
+    );
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));
 }

@@ -23,11 +23,18 @@ import { stopOnInterrupt } from './interrupt.js';
 import { writeMarkdownOutputs } from './markdown-outputs.js';
 import { numberOption } from './number-option.js';
 import { optionList, selectedRules } from './rule-selection.js';
+import { configFileUsed } from './settings.js';
 import { staleUrlProblem } from './stale-urls.js';
 import { checkReportPlaces, clearPreviousReports } from './writable.js';
 
 // The use case behind `print-conformance run`: find the URLs, probe the service through the
 // vitest suite, and write every report from the one set of verdicts.
+
+/** The config file the run took options from: found upward, it may set the target and the rules. */
+function configNote(): string {
+  const path = configFileUsed();
+  return path ? ` (options from ${path})` : '';
+}
 
 export interface RunOptions {
   baseUrl?: string;
@@ -150,7 +157,7 @@ export async function runConformance(options: RunOptions): Promise<void> {
 
     if (!options.quiet)
       process.stderr.write(
-        `print-conformance ${TOOL_VERSION}: ${redactText(baseUrl, secrets)}${reference ? ' (embedded reference service)' : ''}\n`,
+        `print-conformance ${TOOL_VERSION}: ${redactText(baseUrl, secrets)}${reference ? ' (embedded reference service)' : ''}${configNote()}\n`,
       );
     const urls = await discoverUrls({
       baseUrl,
