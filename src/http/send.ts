@@ -106,6 +106,7 @@ export async function send(outgoing: Outgoing, dispatcher?: Dispatcher, timeoutM
   // The timeout bounds the whole exchange: undici's own timeouts bound each wait, so an answer
   // trickling a byte a second would never end without this.
   const deadline = AbortSignal.timeout(timeoutMs);
+  let headersCame = false;
   try {
     const answer = await undiciRequest(outgoing.url, {
       method: outgoing.method as Dispatcher.HttpMethod,
@@ -116,6 +117,7 @@ export async function send(outgoing: Outgoing, dispatcher?: Dispatcher, timeoutM
       bodyTimeout: timeoutMs,
       signal: deadline,
     });
+    headersCame = true;
     const responseHeaders = flattenHeaders(answer.headers);
     exchange.response = {
       status: answer.statusCode,
@@ -123,9 +125,12 @@ export async function send(outgoing: Outgoing, dispatcher?: Dispatcher, timeoutM
       body: await readAnswer(answer.body, responseHeaders['content-type']),
     };
   } catch (error) {
-    exchange.error = deadline.aborted
-      ? `the answer did not end within ${Number((timeoutMs / 1000).toFixed(3))} s (--timeout)`
-      : transportErrorText(error, outgoing.url, timeoutMs);
+    const seconds = `${Number((timeoutMs / 1000).toFixed(3))} s`;
+    exchange.error = !deadline.aborted
+      ? transportErrorText(error, outgoing.url, timeoutMs)
+      : headersCame
+        ? `the answer did not end within ${seconds} (--timeout)`
+        : `no answer within ${seconds} (--timeout)`;
     delete exchange.response;
   }
   exchange.durationMs = Math.round(performance.now() - started);
