@@ -35,6 +35,12 @@ export function serveCommand(yargs: Argv) {
             default: '2GiB',
             describe: 'Largest upload accepted (bytes, or with KiB/MiB/GiB)',
           })
+          .option('allowed-host', {
+            type: 'string',
+            array: true,
+            describe:
+              'Host name clients may address the service by, besides IP addresses, localhost, --host and --public-url\'s host (repeatable; ".example.test" for a domain)',
+          })
           .option('public-url', {
             type: 'string',
             describe:
@@ -88,6 +94,8 @@ export function serveCommand(yargs: Argv) {
           clientSecret,
           publicUrl,
           faults,
+          // Browsers reach it by the names it knows alone (DNS rebinding): others are named here.
+          allowedHosts: (argv['allowed-host'] ?? []).map(String),
         });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
