@@ -1,4 +1,4 @@
-import { isIP, connect as netConnect, type Socket } from 'node:net';
+import { connect as netConnect, type Socket } from 'node:net';
 import { type SecureContext, TLSSocket } from 'node:tls';
 import type { MessageHead } from './http-parser.js';
 import { statusLine } from './message-head.js';
@@ -43,13 +43,6 @@ export function parseAuthority(text: string, defaultPort: number): Authority | u
 export function connectionFor(authority: Authority, connectTo: readonly ConnectTo[]): Authority {
   const rule = connectTo.find((entry) => entry.host === authority.host && entry.port === authority.port);
   return rule ? { host: rule.toHost, port: rule.toPort } : authority;
-}
-
-/** Whether an address is this machine's own (127.0.0.0/8, ::1, and those as IPv4-mapped IPv6). */
-export function isLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  const bare = address.startsWith('::ffff:') ? address.slice(7) : address;
-  return bare === '::1' || (isIP(bare) === 4 && bare.startsWith('127.'));
 }
 
 export interface ForwardDoorOptions {

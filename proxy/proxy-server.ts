@@ -1,9 +1,10 @@
-import { createServer, isIP, type Socket } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { ControlPlane } from '../src/control/control-plane.js';
 import { ExchangeFeed } from '../src/control/exchange-feed.js';
 import { TestVerdicts } from '../src/control/test-verdicts.js';
 import { splitObservations } from '../src/findings/observations.js';
+import { hostAllowed, isLoopback } from '../src/http/host-names.js';
 import { listen } from '../src/http/listen.js';
 import { type SessionNames, sessionRedaction } from '../src/redaction/index.js';
 import { HostContexts } from '../src/tls/host-contexts.js';
@@ -14,7 +15,7 @@ import type { Judgement } from '../src/validate/index.js';
 import { judgeTraffic, type TrafficJudgement, TrafficState } from '../src/validate/traffic.js';
 import { ClientConnection } from './client-connection.js';
 import { TrafficLog } from './exchange-log.js';
-import { type ConnectTo, connectionFor, ForwardDoor, type InterceptedHost, isLoopback } from './forward-door.js';
+import { type ConnectTo, connectionFor, ForwardDoor, type InterceptedHost } from './forward-door.js';
 import { MemoryBudget } from './memory-budget.js';
 import { describeViolations, type ProxyContext } from './proxy-context.js';
 import { type RecordedExchange, Recorder } from './recorder.js';
@@ -90,33 +91,6 @@ export interface ProxyHandle {
 }
 
 export { VIOLATIONS_HEADER } from './proxy-context.js';
-
-/** A Host header's name and port, or undefined when it is no plain host[:port]. */
-function parseHost(value: string): { name: string; port?: string } | undefined {
-  const match = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/i.exec(value);
-  if (!match?.[1]) return undefined;
-  return { name: match[1].toLowerCase(), port: match[2] };
-}
-
-/**
- * Whether a request's Host names this proxy. A web page on another name that resolves to this
- * machine (DNS rebinding) must not be able to read the target through the proxy, so names are
- * allowed only when they are IP addresses, localhost, the listening host or explicitly allowed.
- * The checked Host is also the only text rewritten URLs take from a request: nothing else can be
- * injected into answers' headers or bodies.
- */
-function hostAllowed(value: string | undefined, listenHost: string, allowed: string[]): boolean {
-  if (value === undefined) return true;
-  const host = parseHost(value);
-  if (!host) return false;
-  const bare = host.name.replace(/^\[(.*)\]$/, '$1');
-  if (isIP(bare) !== 0 || host.name === 'localhost' || host.name.endsWith('.localhost')) return true;
-  if (host.name === listenHost.toLowerCase()) return true;
-  return allowed.some((name) => {
-    const lower = name.toLowerCase();
-    return lower === 'all' || lower === host.name || (lower.startsWith('.') && host.name.endsWith(lower));
-  });
-}
 
 const TOO_MANY = 'too many connections; try again later';
 

@@ -3,6 +3,8 @@ import { hideBin } from 'yargs/helpers';
 import { TOOL_VERSION } from '../contract/package-root.js';
 import { UsageError } from '../findings/usage-error.js';
 import { STDIN } from '../recording/read-exchanges.js';
+import { givenSecrets, withoutLiterals } from '../redaction/index.js';
+import { terminalText } from '../report/terminal-text.js';
 import { caCommand } from './ca-command.js';
 import { examplesOnTheirOwnLines } from './help-examples.js';
 import { skipHelpRendering } from './help-rendering.js';
@@ -30,14 +32,21 @@ const REPORTING_COMMANDS = new Set(['run', 'validate', 'replay', 'merge']);
 
 function fail(message: string, error?: unknown): never {
   // One line, always: scripts read it, and yargs writes some complaints over several.
-  process.stderr.write(`print-conformance: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
+  // The message may quote a service's answer or a recording: nothing in it acts on the terminal.
+  // A service may echo the user's credentials in what the message quotes: they are left out too.
+  const shown = withoutLiterals(message.replace(/\s*\n\s*/g, ' '), givenSecrets());
+  process.stderr.write(`print-conformance: ${terminalText(shown)}\n`);
   if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   process.exit(2);
 }
 
 const args = hideBin(process.argv);
 try {
-  loadSettings(args);
+  const { ignored } = loadSettings(args);
+  if (ignored)
+    process.stderr.write(
+      `print-conformance: warning: ${ignored.path} is not used: ${ignored.reason}; name it with --config to use it\n`,
+    );
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));
 }

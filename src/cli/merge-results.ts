@@ -9,17 +9,20 @@ import { runResult } from '../report/run-result.js';
 import { mergeTallies, tallyOfResult } from '../validate/tally.js';
 import { contextFromJson, verdictsOf } from '../validate/verdicts.js';
 import { type ReportArguments, showResult, writeResultReports } from './result-outputs.js';
+import { checkResultsShape, parseUntrustedJson, ShapeError } from './results-shape.js';
 
 // Shards of one `validate` (validate --shard K/N on several machines or processes) each write a
 // results.json; merge combines them into the report of the whole, with the statuses, counts and
 // exit code one run over all the traffic would have given.
 
-function readResults(file: string): RunResult {
+function readResults(file: string, files: number): RunResult {
   let value: Partial<RunResult>;
   try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
+    value = parseUntrustedJson(readFileSync(file, 'utf8')) as Partial<RunResult>;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    if (error instanceof ShapeError)
+      throw new UsageError(`${file} is not a results.json merge can take: ${error.message}; run its shard again`);
     if (error instanceof SyntaxError)
       throw new UsageError(
         `${file} is not a results.json (it is not one JSON document): merge takes the results.json that validate --shard K/N wrote`,
@@ -28,6 +31,12 @@ function readResults(file: string): RunResult {
   }
   if (value?.tool !== TOOL_NAME || !Array.isArray(value.rules) || !value.run || !value.answers)
     throw new UsageError(`${file} is not a results.json of ${TOOL_NAME} (run or validate) of this version`);
+  try {
+    checkResultsShape(value, files);
+  } catch (error) {
+    if (!(error instanceof ShapeError)) throw error;
+    throw new UsageError(`${file} is not a results.json merge can take: ${error.message}; run its shard again`);
+  }
   return value as RunResult;
 }
 
@@ -127,7 +136,7 @@ export function mergeResults(results: readonly RunResult[]): RunResult {
 
 /** `merge`: the shards' results.json read, checked as one set, merged, reported. */
 export function mergeAndReport(files: string[], argv: ReportArguments): void {
-  const parts = files.map(readResults);
+  const parts = files.map((file) => readResults(file, files.length));
   wholeRules(parts, files);
   checkShardSet(parts, files);
   const result = mergeResults(parts);

@@ -6,6 +6,7 @@ import { formatsOf, type RuleId, ruleById } from '../contract/rules.js';
 import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
 import { writeFileWhole } from '../output/output-file.js';
+import { redactText } from '../redaction/index.js';
 import { terminalText } from '../report/terminal-text.js';
 import type { VerdictContext } from '../validate/verdicts.js';
 import { parseByteSize } from './byte-size.js';
@@ -168,7 +169,8 @@ export function proxyCommand(yargs: Argv) {
       };
       // What the session's verdict is made of, now: the control API asks while it runs, the end once.
       const sessionFacts = () => ({
-        target: settings.target,
+        // A secret in --target's query (?api_key=…) is masked in every report that names it.
+        target: redactText(settings.target),
         proxyUrl: proxy.url,
         started,
         context,

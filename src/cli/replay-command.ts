@@ -1,7 +1,15 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
 import { isPipe, isStdin } from '../recording/read-exchanges.js';
+import {
+  credentialValues,
+  givenSecrets,
+  noteGivenSecrets,
+  redactText,
+  withoutGivenSecrets,
+} from '../redaction/index.js';
 import { colourWanted } from '../report/colour.js';
+import { terminalText } from '../report/terminal-text.js';
 import { stopOnInterrupt } from './interrupt.js';
 import { numberOption } from './number-option.js';
 import { replayCredentials } from './replay-credentials.js';
@@ -100,6 +108,11 @@ export function replayCommand(yargs: Argv) {
       const timeoutMs = numberOption(argv.timeout, '--timeout', 0.001) * 1000;
       checkReportPlaces(argv);
       const credentials = await replayCredentials(argv, target, timeoutMs);
+      // A target may echo the credentials given for it: no report or line of the replay shows them.
+      noteGivenSecrets([argv.token, argv['client-secret'], ...credentialValues(credentials.headers)]);
+      const secrets = givenSecrets();
+      // A secret in --target's own query (?api_key=…) is masked wherever the target is named.
+      const shownTarget = redactText(target, secrets);
 
       // Loaded here, not at start-up: the other commands and --help start faster without them.
       const [{ replayRecordings }, { replayLines }, { runResult }, { verdictsOf }, outputs] = await Promise.all([
@@ -118,11 +131,15 @@ export function replayCommand(yargs: Argv) {
         timeoutMs,
         ...(recordedBase ? { recordedBase } : {}),
       }).finally(() => interrupt.release());
-      const { judged, replay } = outcome;
+      const { judged } = outcome;
+      // What the target answered is shown without the credentials it may echo.
+      const replay = withoutGivenSecrets(outcome.replay, secrets);
       const { tally } = judged;
       const shownWarnings = argv.quiet ? [] : judged.warnings;
       for (const warning of shownWarnings.slice(0, SHOWN_WARNINGS))
-        process.stderr.write(`warning: ${files[warning.at.file]}: ${warning.message}\n`);
+        process.stderr.write(
+          `${terminalText(withoutGivenSecrets(`warning: ${files[warning.at.file]}: ${warning.message}`, secrets))}\n`,
+        );
       if (shownWarnings.length > SHOWN_WARNINGS)
         process.stderr.write(`warning: … and ${shownWarnings.length - SHOWN_WARNINGS} more lines skipped\n`);
       for (const name of outcome.droppedCredentials)
@@ -132,7 +149,7 @@ export function replayCommand(yargs: Argv) {
 
       const colour = colourWanted(process.stdout);
       if (outcome.sent > 0 && outcome.answered === 0)
-        throw new UsageError(`cannot reach --target ${target}: ${outcome.firstError ?? 'no answer'}`);
+        throw new UsageError(`cannot reach --target ${shownTarget}: ${outcome.firstError ?? 'no answer'}`);
       if (replay.recorded > 0) process.stdout.write(replayLines(replay, files, { colour }));
       if (outcome.answered > 0 && outcome.refused === outcome.answered)
         throw new UsageError(
@@ -152,16 +169,19 @@ export function replayCommand(yargs: Argv) {
       }
 
       const context = trafficVerdictContext(argv, selected);
-      const result = {
-        ...runResult({
-          target: `${target} (replaying ${files.join(', ')})`,
-          started,
-          context,
-          rules: verdictsOf(tally, context),
-          tally,
-        }),
-        replay,
-      };
+      const result = withoutGivenSecrets(
+        {
+          ...runResult({
+            target: `${shownTarget} (replaying ${files.join(', ')})`,
+            started,
+            context,
+            rules: verdictsOf(tally, context),
+            tally,
+          }),
+          replay,
+        },
+        secrets,
+      );
       writeResultReports(result, argv);
       showResult(result, argv.reporter, { colour });
     },

@@ -6,7 +6,7 @@ import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
 import type { Format, SuiteConfig } from '../probes/index.js';
 import type { SampleType } from '../probes/sample-files.js';
-import { redactText } from '../redaction/index.js';
+import { credentialValues, noteGivenSecrets, redactText } from '../redaction/index.js';
 import { colourWanted } from '../report/colour.js';
 import { consoleSummary, terminalWidth } from '../report/console-summary.js';
 import { githubAnnotations } from '../report/github-annotations.js';
@@ -23,11 +23,18 @@ import { stopOnInterrupt } from './interrupt.js';
 import { writeMarkdownOutputs } from './markdown-outputs.js';
 import { numberOption } from './number-option.js';
 import { optionList, selectedRules } from './rule-selection.js';
+import { configFileUsed } from './settings.js';
 import { staleUrlProblem } from './stale-urls.js';
 import { checkReportPlaces, clearPreviousReports } from './writable.js';
 
 // The use case behind `print-conformance run`: find the URLs, probe the service through the
 // vitest suite, and write every report from the one set of verdicts.
+
+/** The config file the run took options from: found upward, it may set the target and the rules. */
+function configNote(): string {
+  const path = configFileUsed();
+  return path ? ` (options from ${path})` : '';
+}
 
 export interface RunOptions {
   baseUrl?: string;
@@ -111,6 +118,7 @@ export async function runConformance(options: RunOptions): Promise<void> {
   const secrets = [token, clientSecret].filter((s): s is string => Boolean(s));
   const credentialHeaders = Object.keys(headers).filter((name) => /authorization|api-key|token|cookie/i.test(name));
   for (const name of credentialHeaders) secrets.push(headers[name] as string);
+  noteGivenSecrets([...secrets, ...credentialValues(headers)]);
   const orderBody = readOrderBody(options.orderBody);
   const checkoutUrl = absoluteUrl(options.checkoutUrl, '--checkout-url');
   const uploadUrl = absoluteUrl(options.uploadUrl, '--upload-url');
@@ -143,12 +151,13 @@ export async function runConformance(options: RunOptions): Promise<void> {
       preflightExchanges.push(exchange);
       headers.authorization = `Bearer ${issued}`;
       secrets.push(issued);
+      noteGivenSecrets([issued]);
     } else if (token) headers.authorization = `Bearer ${token}`;
     if (headers.authorization && !credentialHeaders.includes('authorization')) credentialHeaders.push('authorization');
 
     if (!options.quiet)
       process.stderr.write(
-        `print-conformance ${TOOL_VERSION}: ${redactText(baseUrl, secrets)}${reference ? ' (embedded reference service)' : ''}\n`,
+        `print-conformance ${TOOL_VERSION}: ${redactText(baseUrl, secrets)}${reference ? ' (embedded reference service)' : ''}${configNote()}\n`,
       );
     const urls = await discoverUrls({
       baseUrl,

@@ -57,6 +57,12 @@ export function serveCommand(yargs: Argv) {
             default: '2GiB',
             describe: 'Largest upload accepted (bytes, or with KiB/MiB/GiB)',
           })
+          .option('allowed-host', {
+            type: 'string',
+            array: true,
+            describe:
+              'Host name clients may address the service by, besides IP addresses, localhost, --host and --public-url\'s host (repeatable; ".example.test" for a domain)',
+          })
           .option('public-url', {
             type: 'string',
             describe:
@@ -132,6 +138,8 @@ export function serveCommand(yargs: Argv) {
           faults,
           tls,
           control: { token: argv['control-token'] || undefined },
+          // Browsers reach it by the names it knows alone (DNS rebinding): others are named here.
+          allowedHosts: (argv['allowed-host'] ?? []).map(String),
         });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { fileProblem } from '../findings/file-problem.js';
@@ -44,19 +45,60 @@ type Values = Record<string, unknown>;
 const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 const envName = (option: string) => option.toUpperCase().replace(/-/g, '_');
 
-/** The config file named by --config, else the nearest one from `cwd` upward; undefined if none. */
-export function findConfigFile(args: string[], cwd: string): string | undefined {
+/** A config file larger than this is no config file (a device or a log named so). */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * Why a config file found upward is not to be trusted, or undefined. Such a file decides where
+ * the token is sent and which rules are skipped, so it is taken only where git or npm would trust
+ * it: the user's own file, in the user's (or root's) folder, neither writable by others. A file
+ * planted in a shared folder (the temp folder, another user's checkout) is not taken.
+ */
+function distrust(file: string, uid: number | undefined): string | undefined {
+  const link = lstatSync(file);
+  const stats = statSync(file);
+  if (!stats.isFile()) return 'it is not a regular file';
+  // Where the system has no user ids (Windows), ownership says nothing.
+  if (uid === undefined) return undefined;
+  if (link.uid !== uid || stats.uid !== uid) return 'it belongs to another user';
+  if ((stats.mode & 0o022) !== 0) return 'other users may write to it';
+  const folder = statSync(dirname(file));
+  if (folder.uid !== uid && folder.uid !== 0) return 'its folder belongs to another user';
+  if ((folder.mode & 0o022) !== 0) return 'other users may write to its folder';
+  return undefined;
+}
+
+export interface FoundConfig {
+  path?: string;
+  /** A config file found upward and not taken, and why. */
+  ignored?: { path: string; reason: string };
+}
+
+/**
+ * The config file named by --config, else the nearest one from `cwd` upward, searched no higher
+ * than the repository's root (a folder holding .git) or the home folder.
+ */
+export function locateConfigFile(args: string[], cwd: string, uid = process.getuid?.()): FoundConfig {
   const index = args.findIndex((arg) => arg === '--config' || arg.startsWith('--config='));
   if (index >= 0) {
     const given = args[index]?.includes('=') ? args[index]?.slice('--config='.length) : args[index + 1];
     if (!given) throw new UsageError('--config needs the path of a JSON file');
-    return resolve(cwd, given);
+    return { path: resolve(cwd, given) };
   }
+  const home = resolve(homedir());
   for (let folder = resolve(cwd); ; folder = dirname(folder)) {
     const candidate = join(folder, CONFIG_FILE);
-    if (existsSync(candidate)) return candidate;
-    if (dirname(folder) === folder) return undefined;
+    if (existsSync(candidate)) {
+      const reason = distrust(candidate, uid);
+      return reason ? { ignored: { path: candidate, reason } } : { path: candidate };
+    }
+    if (folder === home || existsSync(join(folder, '.git')) || dirname(folder) === folder) return {};
   }
+}
+
+/** The config file named by --config, else the nearest trusted one upward; undefined if none. */
+export function findConfigFile(args: string[], cwd: string): string | undefined {
+  return locateConfigFile(args, cwd).path;
 }
 
 function entriesOf(values: Values): ConfigEntry[] {
@@ -66,8 +108,13 @@ function entriesOf(values: Values): ConfigEntry[] {
 function readConfigFile(path: string): ConfigContents {
   let text: string;
   try {
+    // A FIFO would never end and a device never stop: only a regular file of a config's size is read.
+    const stats = statSync(path);
+    if (!stats.isFile()) throw new UsageError(`config file ${path}: not a regular file`);
+    if (stats.size > MAX_CONFIG_BYTES) throw new UsageError(`config file ${path}: larger than 1 MiB`);
     text = readFileSync(path, 'utf8');
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`config file ${path}: ${fileProblem(error)}`);
   }
   let data: unknown;
@@ -93,10 +140,15 @@ function readConfigFile(path: string): ConfigContents {
 let config: ConfigContents | undefined;
 
 /** Reads the config file once, before the commands are built. */
-export function loadSettings(args: string[], cwd = process.cwd()): string | undefined {
-  const path = findConfigFile(args, cwd);
-  config = path ? readConfigFile(path) : undefined;
-  return path;
+export function loadSettings(args: string[], cwd = process.cwd()): FoundConfig {
+  const found = locateConfigFile(args, cwd);
+  config = found.path ? readConfigFile(found.path) : undefined;
+  return found;
+}
+
+/** The config file whose options this process took, to be named where a run says what it runs on. */
+export function configFileUsed(): string | undefined {
+  return config?.path;
 }
 
 /** Refuses a config file with a key no command knows or a value of the wrong type. */

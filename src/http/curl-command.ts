@@ -81,21 +81,42 @@ const FILE_SUFFIX: Record<string, string> = {
   'application/xml': 'xml',
 };
 
+/** An HTTP token (RFC 9110 §5.6.2): what a header name or a method is made of. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * A form field name curl reads as a name alone: it ends at the first "=", and a name holding "@",
+ * "<" or ";" could turn the rest into a file reference or a directive. Others are replaced.
+ */
+function formName(wanted: string | undefined, index: number, notes: string[]): string {
+  const fallback = `part${index + 1}`;
+  if (wanted === undefined) return fallback;
+  if (/^[A-Za-z0-9._[\]-]{1,100}$/.test(wanted)) return wanted;
+  notes.push(`part ${index + 1} was named otherwise in the recording (a name curl would read as a directive)`);
+  return fallback;
+}
+
+/** A media type curl takes as it is after ";type=": type/subtype and nothing else. */
+const PLAIN_MEDIA_TYPE = /^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+$/;
+
 /** A file name safe on any file system and in a curl form field. */
 function fileName(wanted: string | undefined, fallback: string): string {
   return wanted && /^[A-Za-z0-9._-]{1,100}$/.test(wanted) && !wanted.startsWith('.') ? wanted : fallback;
 }
 
 function sizeNote(file: string, body: { size: number; sha256?: string }): string {
-  const digest = body.sha256 ? `, sha256 ${body.sha256}` : '';
-  return `${file}: the ${body.size} bytes sent${digest}`;
+  // Both come from the recording: only a digest's and a count's own characters are written.
+  const digest =
+    typeof body.sha256 === 'string' && /^[0-9a-f]{1,128}$/i.test(body.sha256) ? `, sha256 ${body.sha256}` : '';
+  const size = Number.isSafeInteger(body.size) ? String(body.size) : 'unknown number of';
+  return `${file}: the ${size} bytes sent${digest}`;
 }
 
 /** Form fields rebuilding a multipart body the recording holds only the parts of. */
 function formFields(parts: readonly MultipartPart[], secrets: Secrets, notes: string[]): string[] {
   const out: string[] = [];
   parts.forEach((part, index) => {
-    const name = part.name ?? `part${index + 1}`;
+    const name = formName(part.name, index, notes);
     const head = part.headBase64 !== undefined ? Buffer.from(part.headBase64, 'base64') : undefined;
     if (part.filename === undefined && head && head.length >= part.size && !head.includes(0)) {
       out.push('--form-string', shellWord(withPlaceholders(`${name}=${head.toString('utf8')}`, secrets)));
@@ -105,9 +126,11 @@ function formFields(parts: readonly MultipartPart[], secrets: Secrets, notes: st
     const file = fileName(part.filename, `part${index + 1}.${suffix}`);
     notes.push(sizeNote(file, part));
     let field = `${name}=@${file}`;
-    if (part.contentType) field += `;type=${part.contentType.replace(/[;"]/g, '')}`;
+    const type = part.contentType?.trim();
+    if (type && PLAIN_MEDIA_TYPE.test(type)) field += `;type=${type}`;
     if (part.filename !== undefined && part.filename !== file)
-      field += `;filename="${part.filename.replace(/["\\]/g, '')}"`;
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is dropped
+      field += `;filename="${part.filename.replace(/["\\\u0000-\u001f\u007f]/g, '')}"`;
     out.push('-F', shellWord([field]));
   });
   return out;
@@ -179,9 +202,16 @@ export function curlCommand(exchange: Exchange, options: CurlOptions = {}): stri
   const url = request.url;
   if (/[[\]{}]/.test(url)) words.push('--globoff');
   if (/\/\.\.?(?:[/?#]|$)/.test(url.replace(/^[a-z]+:\/\/[^/]*/i, ''))) words.push('--path-as-is');
+  let odd = 0;
   for (const [name, value] of Object.entries(request.headers)) {
     const lower = name.toLowerCase();
     if (LEFT_OUT.has(lower) || (formBuilt && lower === 'content-type')) continue;
+    // A name that is no token ("@/home/u/file" reads as a file of headers) or a value holding a
+    // line break (a header of its own) would be a directive to curl, not the recorded header.
+    if (!TOKEN.test(name) || typeof value !== 'string' || /[\r\n\0]/.test(value)) {
+      odd += 1;
+      continue;
+    }
     if (credentials.has(lower)) {
       words.push('-H', shellWord([`${name}: `, ...credentialValue(name, value)]));
       continue;
@@ -195,10 +225,14 @@ export function curlCommand(exchange: Exchange, options: CurlOptions = {}): stri
   if (data.length > 0 && !formBuilt && header(request.headers, 'content-type') === undefined) {
     words.push('-H', quoteLiteral('Content-Type:'));
   }
+  if (odd > 0) notes.push(`${odd} recorded header${odd > 1 ? 's' : ''} left out: not a header curl can send as data`);
   words.push(...data);
   // A URL that is no http(s) URL (a hostile recording's "-K/etc/x") is never read as an option.
   if (!/^https?:\/\//i.test(url)) words.push('--url');
   words.push(shellWord(paramPieces(url, secrets)));
   const command = input === undefined ? words.join(' ') : `${input} | ${words.join(' ')}`;
-  return notes.length > 0 ? `${command}  # ${notes.join('; ')}` : command;
+  // The notes are a comment: a line break in one would end it and make the rest a command.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
+  const comment = notes.join('; ').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
+  return notes.length > 0 ? `${command}  # ${comment}` : command;
 }

@@ -103,6 +103,10 @@ export async function send(outgoing: Outgoing, dispatcher?: Dispatcher, timeoutM
   // Uploads are kept as their first bytes only: the suite knows what it sent.
   if (bodyBytes) exchange.request.body = recordBody(bodyBytes, headers['content-type'], bodyBytes.length <= 64 * 1024);
   const started = performance.now();
+  // The timeout bounds the whole exchange: undici's own timeouts bound each wait, so an answer
+  // trickling a byte a second would never end without this.
+  const deadline = AbortSignal.timeout(timeoutMs);
+  let headersCame = false;
   try {
     const answer = await undiciRequest(outgoing.url, {
       method: outgoing.method as Dispatcher.HttpMethod,
@@ -111,7 +115,9 @@ export async function send(outgoing: Outgoing, dispatcher?: Dispatcher, timeoutM
       dispatcher,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
+      signal: deadline,
     });
+    headersCame = true;
     const responseHeaders = flattenHeaders(answer.headers);
     exchange.response = {
       status: answer.statusCode,
@@ -119,7 +125,13 @@ export async function send(outgoing: Outgoing, dispatcher?: Dispatcher, timeoutM
       body: await readAnswer(answer.body, responseHeaders['content-type']),
     };
   } catch (error) {
-    exchange.error = transportErrorText(error, outgoing.url, timeoutMs);
+    const seconds = `${Number((timeoutMs / 1000).toFixed(3))} s`;
+    exchange.error = !deadline.aborted
+      ? transportErrorText(error, outgoing.url, timeoutMs)
+      : headersCame
+        ? `the answer did not end within ${seconds} (--timeout)`
+        : `no answer within ${seconds} (--timeout)`;
+    delete exchange.response;
   }
   exchange.durationMs = Math.round(performance.now() - started);
   return exchange;

@@ -1,4 +1,4 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 // `mkdir -p` that always ends. Node's own (mkdirSync with `recursive`, sync or not) retries for
@@ -30,4 +30,18 @@ export function makeFolders(folder: string): void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
   }
+}
+
+/**
+ * Makes `folder` a folder of its own: a symbolic link planted where it goes (in a shared /tmp or CI
+ * workspace) is removed and a folder made in its place, so that nothing is written or cleared in
+ * the folder it led to.
+ */
+export function ownFolder(folder: string): void {
+  try {
+    if (lstatSync(folder).isSymbolicLink()) unlinkSync(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  makeFolders(folder);
 }

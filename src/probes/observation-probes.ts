@@ -125,7 +125,14 @@ export async function probeObservations(run: ProbeRun): Promise<void> {
     const started = performance.now();
     try {
       // Streamed, not through send(): the body is generated as it goes and never held whole.
-      const answer = await request(uploadUrl, { method: 'POST', headers, body });
+      // The upload itself may take long; the whole exchange is still bounded, so a service that
+      // trickles its answer cannot hold the run forever.
+      const answer = await request(uploadUrl, {
+        method: 'POST',
+        headers,
+        body,
+        signal: AbortSignal.timeout(Math.max(run.config.timeoutMs * 4, 120_000)),
+      });
       const bytes = Buffer.from(await answer.body.arrayBuffer());
       const responseHeaders = Object.fromEntries(
         Object.entries(answer.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),

@@ -32,6 +32,9 @@ for (const char of ',}]<> \t\r\n') END_AFTER_MEMBER[CODE(char)] = 1;
 const END_OF_LINE = new Uint8Array(128);
 for (const char of '<>\r\n') END_OF_LINE[CODE(char)] = 1;
 
+/** An HTTP authentication scheme and the blanks after it, at the start of a header value in text. */
+const AUTH_SCHEME = /^(?:bearer|basic|digest|token|negotiate|ntlm|hoba|mutual|dpop)[ \t]+/i;
+
 /** The end of a bare value starting at `start`: the first terminator not escaped. */
 function bareEnd(text: string, start: number, ends: Uint8Array): number {
   for (let at = start; at < text.length; at += 1) {
@@ -200,6 +203,16 @@ function valueCut(text: string, after: number, separator: '=' | ':', quotedName:
   if (first === DOUBLE_QUOTE || first === SINGLE_QUOTE) {
     const close = closingQuote(text, start);
     return close > start + 1 ? { start: start + 1, end: close, text: REDACTED } : undefined;
+  }
+  if (separator === ':' && !quotedName) {
+    // "Authorization: Bearer abc" in text: the scheme is a word of the text, the credential after it
+    // is the value. A placeholder without a letter or digit ("Bearer …") is no credential at all.
+    const scheme = AUTH_SCHEME.exec(text.slice(start, start + 32));
+    if (scheme) {
+      const credential = start + scheme[0].length;
+      const end = bareEnd(text, credential, END_AFTER_EQUALS);
+      return /[A-Za-z0-9]/.test(text.slice(credential, end)) ? { start: credential, end, text: REDACTED } : undefined;
+    }
   }
   if ((first === 123 || first === 91) && separator === ':')
     return { start, end: balancedEnd(text, start), text: quotedName ? QUOTED_REDACTED : REDACTED };

@@ -29,7 +29,8 @@ import { applyCuts, CODE, type Cut, REDACTED, withCut } from './text-cuts.js';
 export { REDACTED };
 export const DEFAULT_NAMES = new SecretNames();
 
-const BEARER = /\bbearer\s+([^\s"'<>,;]+)/dgi;
+// A placeholder without a letter or digit ("Bearer …" in a service's hint) is no credential.
+const BEARER = /\bbearer\s+((?=[^\s"'<>,;]*[A-Za-z0-9])[^\s"'<>,;]+)/dgi;
 
 /** Characters that end a URL's authority (and with it, user and password). */
 const END_OF_AUTHORITY = new Uint8Array(128);

@@ -1,31 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isIP } from 'node:net';
 import { CONTROL_BODY_LIMIT, type ControlPlane } from '../control/control-plane.js';
+import { hostAllowed, isLoopback } from '../http/host-names.js';
 import type { Headers } from '../validate/exchange.js';
 import { readSmallBody } from './request-body.js';
 
 // serve's door to the control API: a request under /__print-conformance/ read whole and answered
 // by the control plane, or turned into an event stream; never handled as the interface.
-
-function isLoopback(address: string | undefined): boolean {
-  const bare = address?.startsWith('::ffff:') ? address.slice(7) : address;
-  return bare === '::1' || (bare !== undefined && isIP(bare) === 4 && bare.startsWith('127.'));
-}
-
-/** Names the service is reached by: addresses, localhost, and the public URL's host. */
-function ownHost(value: string | undefined, publicBase: string): boolean {
-  if (value === undefined) return true;
-  const name = value
-    .replace(/:\d+$/, '')
-    .replace(/^\[(.*)\]$/, '$1')
-    .toLowerCase();
-  if (isIP(name) !== 0 || name === 'localhost' || name.endsWith('.localhost')) return true;
-  try {
-    return name === new URL(publicBase).hostname.toLowerCase();
-  } catch {
-    return false;
-  }
-}
 
 export function answerControl(
   control: ControlPlane,
@@ -37,7 +17,7 @@ export function answerControl(
     response.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
     response.end(request.method === 'HEAD' ? undefined : body);
   };
-  if (!ownHost(request.headers.host, publicBase)) {
+  if (!hostAllowed(request.headers.host, new URL(publicBase).hostname, [])) {
     request.resume();
     send(
       403,

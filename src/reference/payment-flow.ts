@@ -4,6 +4,7 @@ import {
   type PaymentPage,
   type PaymentView,
   paymentForm,
+  paymentFromElsewhere,
   paymentMethodNotAllowed,
   paymentNotSetUp,
   paymentOver,
@@ -41,8 +42,10 @@ function write(response: ServerResponse, { status, html }: PaymentPage, headers:
   response.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'content-length': body.length,
-    // Nothing runs on these pages; posting a form and following its redirect stay allowed.
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+    // Nothing runs on these pages; posting a form and following its redirect stay allowed. No
+    // other site may frame them, where a click could be taken for another (clickjacking).
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    'x-frame-options': 'DENY',
     'cache-control': 'no-store',
     ...headers,
   });
@@ -52,6 +55,29 @@ function write(response: ServerResponse, { status, html }: PaymentPage, headers:
 export interface PaymentFlowOptions {
   /** The payment-fails fault: the pay button ends in Failed, as a declined card would. */
   declinePayments: boolean;
+  /** The host (and port) of the public URL, when the service is reached by one: a page's own origin too. */
+  publicHost?: string;
+}
+
+/**
+ * Whether an outcome's POST comes from another site: a page elsewhere must not end a customer's
+ * payment through their browser (a cross-site form post). Browsers say where a request comes from
+ * in Sec-Fetch-Site, older ones in Origin; a client without either (curl, a test) is no browser.
+ */
+export function postedFromElsewhere(request: IncomingMessage, publicHost: string | undefined): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site === 'same-origin' || site === 'none') return false;
+  if (site !== undefined) return true;
+  const origin = request.headers.origin;
+  if (origin === undefined) return false;
+  let host: string;
+  try {
+    host = new URL(origin).host.toLowerCase();
+  } catch {
+    // "null" (a sandboxed frame, a privacy-minded redirect) names no origin of this page.
+    return true;
+  }
+  return host !== request.headers.host?.toLowerCase() && host !== publicHost?.toLowerCase();
 }
 
 /** Whether a path's segments (below the base) are the payment screen's: `payments/<id>/<action>`. */
@@ -92,6 +118,7 @@ export async function answerPayment(
   if (record.status !== 'Open') return write(response, paymentOver(record.status));
 
   if (action === 'start') return write(response, paymentForm(viewOf(record, options)));
+  if (postedFromElsewhere(request, options.publicHost)) return write(response, paymentFromElsewhere());
   record.status = action === 'pay' && options.declinePayments ? OUTCOMES.fail : OUTCOMES[action];
   const location = record.returnUrl === undefined ? undefined : redirectLocation(record.returnUrl);
   if (location === undefined) return write(response, outcomeWithoutReturn(record.status, record.returnUrl));

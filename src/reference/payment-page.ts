@@ -120,3 +120,11 @@ export function paymentUnknown(): PaymentPage {
 export function paymentMethodNotAllowed(allowed: string): PaymentPage {
   return page(405, 'Method not allowed', `<p>This address takes ${escapeHtml(allowed)} only.</p>`);
 }
+
+export function paymentFromElsewhere(): PaymentPage {
+  return page(
+    403,
+    'Not from this payment page',
+    '<p>An outcome is taken only from the payment page itself, not from another site.</p>',
+  );
+}

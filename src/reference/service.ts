@@ -18,6 +18,7 @@ import type { TallyData } from '../validate/tally.js';
 import { answerControl } from './control-answer.js';
 import { CONFORMANT, type Dialect, type OutgoingAnswer } from './dialect.js';
 import { type Fault, FaultPlan } from './faults.js';
+import { refusedForeignHost, type ServiceNames } from './foreign-host.js';
 import { HttpError } from './http-error.js';
 import { orderView } from './order-view.js';
 import { answerPayment, isPaymentPath, settlePayment } from './payment-flow.js';
@@ -52,6 +53,11 @@ export interface ReferenceOptions {
    * proxy judges traffic (serve turns it on; the suite's embedded target has no use for it).
    */
   control?: { token?: string };
+  /**
+   * When given, a request whose Host is not an IP address, localhost, the listening host, the
+   * public URL's host or one of these names is refused (DNS rebinding, as the proxy refuses it).
+   */
+  allowedHosts?: readonly string[];
 }
 
 export interface ReferenceService {
@@ -94,6 +100,12 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
   // The URLs handed out are built on the service's own address, never on the client's Host header:
   // a request naming another host must not make the service point its clients there.
   let publicBase = options.publicUrl?.replace(/\/?$/, '/') ?? '';
+  const listenHost = options.host ?? '127.0.0.1';
+  // The public URL's host is a name of the service: clients behind a proxy or a mapping use it.
+  const names: ServiceNames | undefined = options.allowedHosts && {
+    listenHost,
+    allowed: [...options.allowedHosts, ...(publicBase ? [new URL(publicBase).hostname] : [])],
+  };
 
   function checkoutModel(record: CheckoutRecord, base: string): Record<string, unknown> {
     const model: Record<string, unknown> = {
@@ -363,6 +375,7 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
   }
 
   const listener: RequestListener = (request, response) => {
+    if (names && refusedForeignHost(request, response, names)) return;
     if (control && request.url?.startsWith(CONTROL_PREFIX)) {
       answerControl(control, request, response, publicBase);
       return;
@@ -377,7 +390,11 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
       : [];
     // The customer's payment screen: HTML for a browser, without the bearer token it does not have.
     if (isPaymentPath(segments)) {
-      answerPayment(request, response, store, segments, { declinePayments: faults.declinesPayments }).catch(() => {
+      const publicHost = options.publicUrl ? new URL(publicBase).host : undefined;
+      answerPayment(request, response, store, segments, {
+        declinePayments: faults.declinesPayments,
+        ...(publicHost ? { publicHost } : {}),
+      }).catch(() => {
         if (!response.headersSent) response.writeHead(500).end();
       });
       return;
@@ -425,7 +442,7 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
   server.requestTimeout = 0; // uploads of a gigabyte and more take their time
   server.headersTimeout = 60_000;
 
-  const listened = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  const listened = await listen(server, options.port ?? 0, listenHost);
   const origin = options.tls ? listened.replace(/^http:/, 'https:') : listened;
   const baseUrl = `${origin}${BASE_PATH}`;
   publicBase ||= baseUrl;

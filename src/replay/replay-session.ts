@@ -11,7 +11,7 @@ import { recordedExchanges } from './recorded-exchanges.js';
 import { ReplayLog } from './replay-log.js';
 import { type ReplayBody, replayBody, replayHeaders } from './replay-request.js';
 import { holdsReplayableRequest } from './replayable.js';
-import { type Mapped, ReplayMap } from './url-map.js';
+import { type Mapped, ReplayMap, underTarget } from './url-map.js';
 
 // Sends the client requests of recordings again, in their order, to another service: a fresh order
 // wherever the recording placed one, each checkout/upload URL mapped to the one the new order
@@ -121,7 +121,10 @@ export async function replayRecordings(files: string[], options: ReplayOptions):
       if (scope.kind === 'order') map.learn(recordedOrder, undefined, `${method} ${recordedUrl} was not sent again`);
       continue;
     }
-    const { headers, dropped: left } = replayHeaders(recorded.request.headers, options.credentials);
+    // The user's credentials are for the target alone: a URL the new order gives on another host
+    // (a storage service for uploads, say) is sent without them.
+    const credentials = underTarget(mapped.url, options.target) ? options.credentials : {};
+    const { headers, dropped: left } = replayHeaders(recorded.request.headers, credentials);
     for (const name of left) dropped.add(name);
     const exchange = await send(
       { method, url: mapped.url, headers, ...(body.bytes ? { body: body.bytes } : {}) },

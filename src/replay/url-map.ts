@@ -32,6 +32,23 @@ function withLastSegment(url: string, segment: string): string {
   return parsed.href;
 }
 
+/**
+ * Whether a URL lies at the target's origin under its base path: the only place a replayed request
+ * may go with the user's credentials. A recorded empty segment (`/v2//orders`) or dot segment would
+ * otherwise resolve to another path, or to another host (`/v2///orders` reads as `//orders/`).
+ */
+export function underTarget(url: string, target: string): boolean {
+  const parsed = parse(url);
+  const base = parse(target);
+  if (!parsed || !base) return false;
+  if (parsed.origin !== base.origin || parsed.username !== '' || parsed.password !== '') return false;
+  const prefix = base.pathname.endsWith('/') ? base.pathname : `${base.pathname}/`;
+  if (!parsed.pathname.startsWith(prefix)) return false;
+  // An empty segment below the base is a path the target's base never gave.
+  const below = parsed.pathname.slice(prefix.length);
+  return !below.startsWith('/') && !below.includes('//');
+}
+
 export class ReplayMap {
   /** Recorded URL path → the new URL given at the same place. */
   private readonly urls = new Map<string, string>();
@@ -108,6 +125,10 @@ export class ReplayMap {
     const url = parse(recordedUrl);
     if (!url?.href.startsWith(base)) return { reason: "it is not under the recorded service's base URL" };
     const below = url.pathname.slice(new URL(base).pathname.length);
+    if (below.startsWith('/') || below.includes('//'))
+      return {
+        reason: "its path holds an empty segment below the recorded base: it is not sent outside --target's base path",
+      };
     const segments = below.split('/').map((segment) => {
       const plain = plainSegment(segment);
       const order = this.orders.get(plain);
@@ -117,6 +138,9 @@ export class ReplayMap {
     });
     const target = new URL(segments.join('/'), this.target);
     target.search = url.search;
+    // A segment that reads as `..` once resolved (`%2e%2e`) would climb out of the target's base.
+    if (!underTarget(target.href, this.target))
+      return { reason: "it would not be sent under --target's base URL (a dot or empty segment in its path)" };
     return { url: target.href };
   }
 }

@@ -5,7 +5,7 @@ import { Stage, Status } from 'allure-js-commons';
 import { ReporterRuntime } from 'allure-js-commons/sdk/reporter';
 import { ruleById } from '../contract/rules.js';
 import type { FormatResult, RuleResult, RunResult } from '../findings/types.js';
-import { makeFolders } from '../output/make-folders.js';
+import { ownFolder } from '../output/make-folders.js';
 import { allureEnvironment, allureExecutor } from './allure-environment.js';
 import { allureLabels } from './allure-labels.js';
 import { StagingWriter } from './allure-staging-writer.js';
@@ -119,7 +119,8 @@ function writeInto(result: RunResult, folder: string): void {
  * Allure files with them: an interrupted run leaves the folder as it was.
  */
 export function writeAllureResults(result: RunResult, resultsDir: string): void {
-  makeFolders(resultsDir);
+  // A link where the folder goes is replaced, not followed: the folder it led to keeps its files.
+  ownFolder(resultsDir);
   const staging = mkdtempSync(join(resultsDir, '.writing-'));
   try {
     writeInto(result, staging);

@@ -1,4 +1,4 @@
-import { readdirSync, rmSync } from 'node:fs';
+import { lstatSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
 // Allure reads every result in its folder: results of earlier runs would show in the report as
@@ -10,6 +10,12 @@ const ALLURE_FILE =
 export function clearAllureResults(folder: string): void {
   let names: string[];
   try {
+    // A link where the folder goes is removed, not followed: the folder it led to is not this
+    // run's to clear, and the results are written into a folder of their own in its place.
+    if (lstatSync(folder).isSymbolicLink()) {
+      unlinkSync(folder);
+      return;
+    }
     names = readdirSync(folder);
   } catch {
     return;

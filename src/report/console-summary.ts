@@ -132,7 +132,7 @@ export function consoleSummary(result: RunResult, options: ConsoleOptions = {}):
   const count = (n: number, word: string, style: Style) => (n > 0 ? paint(style, `${n} ${word}`) : `${n} ${word}`);
   lines.push(
     '',
-    `${count(passed, 'passed', 'green')}, ${count(failed, 'failed', 'red')}, ${count(warnings, 'warnings', 'yellow')}, ${count(untested, 'untested', 'yellow')}, ${skipped} skipped — ${result.target} in ${(result.durationMs / 1000).toFixed(1)} s`,
+    `${count(passed, 'passed', 'green')}, ${count(failed, 'failed', 'red')}, ${count(warnings, 'warnings', 'yellow')}, ${count(untested, 'untested', 'yellow')}, ${skipped} skipped — ${terminalText(result.target.replace(/\n/g, ' '))} in ${(result.durationMs / 1000).toFixed(1)} s`,
   );
   return `${lines.join('\n')}\n`;
 }

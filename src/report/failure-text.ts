@@ -3,9 +3,12 @@ import { failureDetail } from './failure-detail.js';
 
 // How a failed or untested rule is told in words, the same in the console, JUnit and Allure.
 
+/** A request's method or URL stays on its line: a recorded line break in it is written as an escape. */
+const onOneLine = (text: string) => text.replace(/[\r\n]/g, (char) => (char === '\n' ? '\\x0a' : '\\x0d'));
+
 export function exchangeLine(finding: Finding): string {
   const { exchange } = finding;
-  return `${exchange.method} ${exchange.url} → ${exchange.status ?? exchange.error ?? 'no answer'}`;
+  return `${onOneLine(exchange.method)} ${onOneLine(exchange.url)} → ${exchange.status ?? onOneLine(exchange.error ?? 'no answer')}`;
 }
 
 /** The failures of a rule, each with the exchange that showed it, then how many more there were. */

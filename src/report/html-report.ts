@@ -2,8 +2,9 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import { ownFolder } from '../output/make-folders.js';
 import { writeFileWhole } from '../output/output-file.js';
 
 // Turns Allure results (written by `run` and `validate`) into one self-contained HTML page with
@@ -57,11 +58,35 @@ export function unreadableAllureResults(folder: string): string[] {
     });
 }
 
+/**
+ * Copies the generated files into the output folder as every report is written: each file whole,
+ * a link in its place (or in a folder's place) replaced, never followed.
+ */
+function copyReplacingLinks(from: string, to: string): void {
+  ownFolder(to);
+  // Folders first, the outer before the inner: no file is written through a folder not yet made its own.
+  const entries = readdirSync(from, { recursive: true, withFileTypes: true }).sort(
+    (a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || a.parentPath.length - b.parentPath.length,
+  );
+  for (const entry of entries) {
+    const source = join(entry.parentPath, entry.name);
+    const place = join(to, relative(from, source));
+    if (entry.isDirectory()) ownFolder(place);
+    else if (entry.isFile()) {
+      const bytes = readFileSync(source);
+      writeFileWhole(place, entry.name === 'index.html' ? withoutAnalytics(bytes.toString('utf8')) : bytes);
+    }
+  }
+}
+
 /** Writes `<outputDir>/index.html`; rejects with the generator's last words if it fails. */
 export async function writeHtmlReport(options: HtmlReportOptions): Promise<string> {
   const work = mkdtempSync(join(tmpdir(), 'print-conformance-report-'));
   try {
     const config = join(work, 'allurerc.json');
+    // The generator writes into a folder of this run's own, never into the output folder, where a
+    // link planted in a shared place would lead its files elsewhere.
+    const generated = join(work, 'generated');
     writeFileSync(
       config,
       JSON.stringify({
@@ -77,7 +102,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<strin
     try {
       await promisify(execFile)(
         process.execPath,
-        [allureCli(), 'generate', options.resultsDir, '--output', options.outputDir, '--config', config],
+        [allureCli(), 'generate', options.resultsDir, '--output', generated, '--config', config],
         { cwd: work, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, maxBuffer: 16 * 1024 * 1024 },
       );
     } catch (error) {
@@ -85,9 +110,8 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<strin
       const said = `${stderr ?? ''}\n${stdout ?? ''}`.trim().split('\n').filter(Boolean).at(-1);
       throw new Error(`the Allure report generator failed: ${said ?? message}`);
     }
-    const index = join(options.outputDir, 'index.html');
-    writeFileWhole(index, withoutAnalytics(readFileSync(index, 'utf8')));
-    return index;
+    copyReplacingLinks(generated, options.outputDir);
+    return join(options.outputDir, 'index.html');
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

