@@ -125,7 +125,7 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     if (model === null || typeof model !== 'object' || Array.isArray(model)) {
       throw new HttpError(400, 'the checkout must be an object');
     }
-    if (dialect.readCheckout) model = dialect.readCheckout(model as Record<string, unknown>, text);
+    if (dialect.readCheckout) model = await dialect.readCheckout(model as Record<string, unknown>, text);
     const { returnUrl, billing } = model as { returnUrl?: unknown; billing?: unknown };
     const out: { returnUrl?: string; address: Record<string, string> } = { address: {} };
     if (returnUrl !== undefined && returnUrl !== null) {
@@ -173,6 +173,7 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
       return receiveMultipartUpload(request, uploadFolder, maxUpload, dialect.uploadTypes, {
         firstPartIsFile: dialect.multipartFirstPartIsFile === true,
         failsOnNonAsciiFilename: dialect.multipartFailsOnNonAsciiFilename === true,
+        ...(dialect.multipartFileField ? { fileField: dialect.multipartFileField } : {}),
       });
     }
     if (!type || !dialect.uploadTypes.includes(type)) {
@@ -280,7 +281,12 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
           ]);
         }
         const sent = await readCheckoutRequest(request);
-        if (dialect.replaceSetUp || !record.setUp) {
+        if (dialect.keepUnsentMembers && record.setUp) {
+          record.returnUrl = sent.returnUrl ?? record.returnUrl;
+          record.address = { ...record.address, ...sent.address };
+          record.status = 'Open';
+          store.renewPayment(record);
+        } else if (dialect.replaceSetUp || !record.setUp) {
           record.returnUrl = sent.returnUrl;
           record.address = sent.address;
           record.status = 'Open';
@@ -304,7 +310,17 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
         request.resume();
         throw new HttpError(404, 'unknown upload code', ['Use the upload URL given by the order.']);
       }
+      const refusal = dialect.refuseUpload?.({ endpoint: 'upload', method, headers: request.headers });
+      if (refusal) {
+        request.resume();
+        throw new HttpError(refusal, 'this service does not take the upload as it was sent');
+      }
       const file = await receiveUpload(request);
+      const multipart = mediaType(request.headers['content-type']) === 'multipart/form-data';
+      if (dialect.uploadFails?.({ size: file.size, multipart })) {
+        rmSync(file.path, { force: true });
+        throw new Error('the upload handler failed');
+      }
       const kind = fileKindOf(file.head);
       if (!kind) {
         rmSync(file.path, { force: true });
@@ -325,7 +341,8 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
       slot.fileType = kind;
       slot.size = file.size;
       slot.sha256 = file.sha256;
-      const fileType = dialect.fileTypeOf?.({ kind, declaredType: file.declaredType }) ?? kind;
+      const fileType =
+        dialect.fileTypeOf?.({ kind, declaredType: file.declaredType, fileName: file.fileName, multipart }) ?? kind;
       responder.resource(200, 'upload-result', { fileName: slot.role, fileType });
       return;
     }
