@@ -118,14 +118,19 @@ export async function runConformance(options: RunOptions): Promise<void> {
   const givenBase = baseUrlOf({ baseUrl: options.baseUrl, checkoutUrl, uploadUrl });
 
   // Loaded here, not at start-up: every other command (and --help) starts faster without them.
-  const [{ startReferenceService }, { clientCredentialsToken }, { discoverUrls }, { ProbeRun }, { suiteContext }] =
-    await Promise.all([
-      import('../reference/service.js'),
-      import('../http/oauth.js'),
-      import('../http/discover.js'),
-      import('../probes/probe-run.js'),
-      import('../probes/index.js'),
-    ]);
+  const [
+    { startReferenceService },
+    { clientCredentialsToken },
+    { discoverUrls, secondCheckout },
+    { ProbeRun },
+    { suiteContext },
+  ] = await Promise.all([
+    import('../reference/service.js'),
+    import('../http/oauth.js'),
+    import('../http/discover.js'),
+    import('../probes/probe-run.js'),
+    import('../probes/index.js'),
+  ]);
   clearPreviousReports(places);
   const interrupt = stopOnInterrupt('run', options.reportDir);
   let reference: Awaited<ReturnType<typeof startReferenceService>> | undefined;
@@ -162,10 +167,23 @@ export async function runConformance(options: RunOptions): Promise<void> {
       timeoutMs,
     });
     preflightExchanges.push(...urls.exchanges);
+    const second = await secondCheckout({
+      baseUrl,
+      headers,
+      checkoutUrl,
+      uploadUrl,
+      orderId: options.orderId,
+      orderBody,
+      readOnly: options.readOnly,
+      secrets,
+      timeoutMs,
+    });
+    preflightExchanges.push(...second.exchanges);
 
     const config: SuiteConfig = {
       baseUrl,
       checkoutUrl: urls.checkoutUrl,
+      ...(second.checkoutUrl ? { secondCheckoutUrl: second.checkoutUrl } : {}),
       uploadUrls: urls.uploadUrls,
       headers,
       credentialHeaders,
