@@ -47,7 +47,7 @@ export function recordBody(bytes: Buffer, contentType: string | undefined, keepB
 /** Reading stops here: a broken service that answers without end must not fill the memory. */
 const READ_LIMIT = 64 * 1024 * 1024;
 
-async function readAnswer(
+export async function readAnswer(
   stream: AsyncIterable<Buffer> & { destroy(): void },
   contentType: string | undefined,
   contentEncoding: string | undefined,
@@ -100,7 +100,7 @@ function decodedBody(
   }
 }
 
-function flattenHeaders(raw: Record<string, string | string[] | undefined>): Headers {
+export function flattenHeaders(raw: Record<string, string | string[] | undefined>): Headers {
   const out: Headers = {};
   for (const [name, value] of Object.entries(raw)) {
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
