@@ -64,7 +64,8 @@ export async function probeAcceptLists(run: ProbeRun, format: Format, id: string
 /** An upload asking with a list, as the checkout probes do. */
 export async function probeUploadAccept(run: ProbeRun, format: Format): Promise<void> {
   const url = run.config.uploadUrls.content ?? run.config.uploadUrls.cover;
-  if (!url) return;
+  // The PDF these send is one of the types asked for (--upload-types) or none is sent.
+  if (!url || !run.config.uploadTypes.includes('pdf')) return;
   await run.probe(
     {
       method: 'POST',

@@ -11,7 +11,8 @@ export const SIZE_PROBE_BYTES = 3 * 1024 * 1024;
 
 export async function probeUploadSizes(run: ProbeRun, format: Format): Promise<void> {
   const url = run.config.uploadUrls.content ?? run.config.uploadUrls.cover;
-  if (!url) return;
+  // The PDF these send is one of the types asked for (--upload-types) or none is sent.
+  if (!url || !run.config.uploadTypes.includes('pdf')) return;
   const accept = MEDIA_TYPE_OF[format];
   const file = paddedPdf(SIZE_PROBE_BYTES);
   const mib = `${SIZE_PROBE_BYTES / 1024 / 1024} MiB`;

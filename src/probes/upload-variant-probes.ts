@@ -23,7 +23,8 @@ const FORMS: FormProbe[] = [
 export async function probeUploadVariants(run: ProbeRun, format: Format): Promise<void> {
   const { content, cover } = run.config.uploadUrls;
   const url = content ?? cover;
-  if (!url) return;
+  // The PDF these send is one of the types asked for (--upload-types) or none is sent.
+  if (!url || !run.config.uploadTypes.includes('pdf')) return;
   const accept = MEDIA_TYPE_OF[format];
   const pdf = SAMPLE_FILES.pdf;
   const headers = { ...run.config.headers, accept, 'content-type': 'application/pdf' };
