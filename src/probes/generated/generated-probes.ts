@@ -138,6 +138,14 @@ export async function runGenerated(run: ProbeRun, options: GenerateOptions): Pro
       body,
     );
     const rule: RuleId = upload.multipart ? 'upload.multipart' : 'upload.raw';
+    // The description sets no size limit: a 413 is the service's limit, noted in its profile.
+    if (answer.response?.status === 413)
+      return [
+        {
+          exchange: answer,
+          options: { format: upload.format, refusalObserved: 'POST files of a generated upload refused as too large' },
+        },
+      ];
     return [
       {
         exchange: answer,
