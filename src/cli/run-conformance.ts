@@ -32,6 +32,7 @@ import { checkReportPlaces, clearPreviousReports } from './writable.js';
 export interface RunOptions {
   baseUrl?: string;
   checkoutUrl?: string;
+  otherCheckoutUrl?: string;
   uploadUrl?: string;
   orderId?: string;
   orderBody?: string;
@@ -114,6 +115,11 @@ export async function runConformance(options: RunOptions): Promise<void> {
   const orderBody = readOrderBody(options.orderBody);
   const checkoutUrl = absoluteUrl(options.checkoutUrl, '--checkout-url');
   const uploadUrl = absoluteUrl(options.uploadUrl, '--upload-url');
+  const otherCheckoutUrl = absoluteUrl(options.otherCheckoutUrl, '--other-checkout-url');
+  if (otherCheckoutUrl !== undefined && checkoutUrl === undefined)
+    throw new UsageError('--other-checkout-url goes with --checkout-url (the first of the two checkouts)');
+  if (otherCheckoutUrl !== undefined && otherCheckoutUrl === checkoutUrl)
+    throw new UsageError('--other-checkout-url must name another checkout than --checkout-url');
   // Only a run given no URL at all is a run against the embedded service.
   const givenBase = baseUrlOf({ baseUrl: options.baseUrl, checkoutUrl, uploadUrl });
 
@@ -167,17 +173,19 @@ export async function runConformance(options: RunOptions): Promise<void> {
       timeoutMs,
     });
     preflightExchanges.push(...urls.exchanges);
-    const second = await secondCheckout({
-      baseUrl,
-      headers,
-      checkoutUrl,
-      uploadUrl,
-      orderId: options.orderId,
-      orderBody,
-      readOnly: options.readOnly,
-      secrets,
-      timeoutMs,
-    });
+    const second = otherCheckoutUrl
+      ? { checkoutUrl: otherCheckoutUrl, exchanges: [] }
+      : await secondCheckout({
+          baseUrl,
+          headers,
+          checkoutUrl,
+          uploadUrl,
+          orderId: options.orderId,
+          orderBody,
+          readOnly: options.readOnly,
+          secrets,
+          timeoutMs,
+        });
     preflightExchanges.push(...second.exchanges);
 
     const config: SuiteConfig = {
