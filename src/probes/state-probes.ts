@@ -16,7 +16,7 @@ export async function probeCheckoutState(run: ProbeRun, formats: Format[], id: s
   for (const format of formats) {
     await probeOmissions(run, format, id);
     await probeConcurrentSetUps(run, format, id);
-    await probeTwoCheckouts(run, format, id);
+    if (format === formats[0]) await probeTwoCheckouts(run, format, id);
     const type = MEDIA_TYPE_OF[format];
     await run.probe(
       {

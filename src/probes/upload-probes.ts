@@ -58,9 +58,12 @@ export async function probeUpload(run: ProbeRun, format: Format): Promise<void> 
     { format, refusalObserved: 'POST files of a JPEG labelled image/png refused' },
   );
   await probeUploadAccept(run, format);
-  await probeUploadVariants(run, format);
-  // Sizes are a property of the service, not of the answer's format: probed once.
-  if (format === run.config.formats[0]) await probeUploadSizes(run, format);
+  // How uploads are framed, spelt and sized is the service's reading of the request, whatever the
+  // answer's format: probed once.
+  if (format === run.config.formats[0]) {
+    await probeUploadVariants(run, format);
+    await probeUploadSizes(run, format);
+  }
   for (const wrongType of ['text/plain', 'application/octet-stream']) {
     await run.probe(
       { method: 'POST', url, headers: { accept, 'content-type': wrongType }, body: SAMPLE_FILES.pdf },
