@@ -134,12 +134,26 @@ export function checkFormat(exchange: Exchange, out: Judging): ReadBodies {
 /** The types whose preference format.json and format.xml judge (RULES.md: with parameters, in lists). */
 const JUDGED_TYPES = new Set(['application/json', 'application/xml', 'text/xml']);
 
-/** The format an Accept prefers, when it prefers one of the types the format rules judge. */
+/**
+ * The format an Accept prefers, when the type it prefers is one the format rules judge: the item of
+ * highest quality (the first of equals) that is not a wildcard. A client that prefers another type
+ * (`text/html, application/xml;q=0.9`) is not judged; wildcards after the type change nothing.
+ */
 export function judgedAccept(
   accept: string | undefined,
 ): { format: BodyFormat; type: string; accept: string } | undefined {
   const wanted = acceptedFormat(accept);
-  return wanted && accept !== undefined && JUDGED_TYPES.has(wanted.type) ? { ...wanted, accept } : undefined;
+  if (!wanted || accept === undefined || !JUDGED_TYPES.has(wanted.type)) return undefined;
+  if (!accept.includes(',')) return { ...wanted, accept };
+  const preferred = accept
+    .split(',')
+    .map((item, index) => {
+      const q = QUALITY.exec(item);
+      return { type: mediaType(item) ?? '', q: q ? Number(q[1]) : 1, index };
+    })
+    .filter((item) => item.q > 0 && item.type !== '' && !item.type.endsWith('/*'))
+    .sort((a, b) => b.q - a.q || a.index - b.index)[0];
+  return preferred?.type === wanted.type ? { ...wanted, accept } : undefined;
 }
 
 const HTML_START = /^\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i;

@@ -35,6 +35,12 @@ describe('Accept as clients write it', () => {
     expect(judgedAccept(accept)?.format).toBe(format);
   });
 
+  it('judges no request that prefers another type', () => {
+    expect(judgedAccept('text/html, application/xml;q=0.9, */*;q=0.8')).toBeUndefined();
+    expect(judgedAccept('text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8')).toBeUndefined();
+    expect(judgedAccept('*/*')).toBeUndefined();
+  });
+
   it('judges a preferred XML type answered in JSON under format.xml', () => {
     const exchange = answered('application/xml, */*;q=0.8', 'application/json', checkoutResponseJson());
     expect(failing(exchange)).toEqual(['format.xml@response']);
