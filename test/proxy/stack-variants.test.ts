@@ -72,6 +72,21 @@ describe.concurrent('the proxy in front of real stacks', () => {
     }
   });
 
+  it('records an answer that does not decode as its coding so that validate fails it as the proxy did, NDJSON and HAR alike', async () => {
+    const gzipNamed = NEGOTIATION_MUTANTS.find((mutant) => mutant.name.startsWith('Content-Encoding: gzip named'));
+    if (!gzipNamed) throw new Error('the gzip mutant moved');
+    const setup = await proxiedService({ dialect: gzipNamed.dialect });
+    try {
+      expect((await runSuiteAt(setup.proxy.url)).failed).toEqual(['format.well-formed']);
+      for (const file of [setup.recordFile, setup.harFile]) {
+        const judged = await judgeRecordings([file], { jobs: 1 });
+        expect(brokenBy(judged.tally).rules, file).toEqual(['format.well-formed']);
+      }
+    } finally {
+      await setup.dispose();
+    }
+  });
+
   it('never passes format.xml-request when every XML set-up was refused', async () => {
     const run = await runSuiteInProcess(named('XML checkout requests refused'), { throughProxy: true });
     const tally = proxySession(run);
