@@ -27,14 +27,15 @@ export async function probeUploadVariants(run: ProbeRun, format: Format): Promis
   if (!url || !run.config.uploadTypes.includes('pdf')) return;
   const accept = MEDIA_TYPE_OF[format];
   const pdf = SAMPLE_FILES.pdf;
-  const headers = { ...run.config.headers, accept, 'content-type': 'application/pdf' };
+  const headers = { accept, 'content-type': 'application/pdf' };
 
   for (const [framing, what] of [
     [{ chunked: true }, 'a raw PDF upload sent Transfer-Encoding: chunked'],
     [{ expectContinue: true }, 'a raw PDF upload sent with Expect: 100-continue'],
   ] as const) {
-    const exchange = await sendFramed({ method: 'POST', url, headers, body: pdf }, framing, run.config.timeoutMs);
-    run.progress(`  ... POST ${what} → ${exchange.response?.status ?? exchange.error}`);
+    const exchange = await run.send({ method: 'POST', url, headers, body: pdf }, true, (outgoing, timeoutMs) =>
+      sendFramed({ ...outgoing, body: pdf }, framing, timeoutMs),
+    );
     run.record(exchange, { format, expect: { rule: 'upload.raw', answer: 'accepted', what } });
   }
 
