@@ -153,7 +153,7 @@ export async function benchHttpsInterception() {
     } else process.stderr.write('  mitmdump is not installed (Debian: mitmproxy): measured without it\n');
 
     const rounds = new Map<string, { rps: number; errors: number; cpuUsPerRequest?: number }[]>();
-    for (const { way, dispatcher } of ways) {
+    for (const { dispatcher } of ways) {
       const warm = dispatcher();
       await load(checkoutUrl, warm, 1);
       await warm.close();

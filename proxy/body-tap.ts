@@ -1,8 +1,8 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { availableParallelism } from 'node:os';
-import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import busboy from 'busboy';
+import { codingErrorText, decodeContent, decodedTooLarge } from '../src/validate/content-coding.js';
 import { isTextualMediaType } from '../src/validate/document.js';
 import {
   decodeText,
@@ -38,39 +38,6 @@ export const offThreadHashing = {
 
 /** Why a body the core reads whole could not be read: kept too large, over the budget, or in a coding not decoded. */
 export type Unread = 'too-large' | 'budget' | 'coding';
-
-/**
- * Decodes a body in the content codings named, the last applied first (RFC 9110 §8.4); undefined
- * for a coding it does not know. "deflate" is read as zlib, as the RFC says, or else as raw
- * deflate, as ASP.NET Core and browsers do. Output past `limit` throws a RangeError.
- */
-export function decodeContent(bytes: Buffer, codings: string, limit: number): Buffer | undefined {
-  const options = { maxOutputLength: limit };
-  let out = bytes;
-  const list = codings
-    .split(',')
-    .map((coding) => coding.trim().toLowerCase())
-    .filter((coding) => coding !== '' && coding !== 'identity');
-  for (let index = list.length - 1; index >= 0; index -= 1) {
-    const coding = list[index];
-    if (coding === 'gzip' || coding === 'x-gzip') out = gunzipSync(out, options);
-    else if (coding === 'br') out = brotliDecompressSync(out, options);
-    else if (coding === 'deflate') {
-      try {
-        out = inflateSync(out, options);
-      } catch (error) {
-        if (error instanceof RangeError) throw error;
-        out = inflateRawSync(out, options);
-      }
-    } else return undefined;
-  }
-  return out;
-}
-
-/** Over the decoding limit: zlib's error for output past maxOutputLength. */
-function tooLarge(error: unknown): boolean {
-  return error instanceof RangeError || (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
-}
 
 export interface TapOptions {
   /** Keep bodies up to this size whole for validation (JSON, XML, forms). */
@@ -277,10 +244,11 @@ export class BodyTap {
         }
       } catch (error) {
         whole = undefined;
-        const large = tooLarge(error);
+        const large = decodedTooLarge(error);
         body.skipped = large
           ? `not validated: over ${this.options.keepLimit} bytes once decoded (${contentEncoding})`
           : `cannot decode ${contentEncoding}`;
+        if (!large) body.codingError = codingErrorText(contentEncoding, error);
         if (this.readWhole) this.unread = large ? 'too-large' : 'coding';
       }
     }

@@ -16,6 +16,11 @@ export function runCommand(yargs: Argv) {
           })
           .option('checkout-url', { type: 'string', describe: 'A checkout URL as the order endpoints gave it' })
           .option('upload-url', { type: 'string', describe: 'An upload URL as the order endpoints gave it' })
+          .option('other-checkout-url', {
+            type: 'string',
+            describe:
+              "Another order's checkout URL: two checkouts set up with different values each read back their own",
+          })
           .option('order-id', { type: 'string', describe: 'Find the URLs in GET {base}/orders/{id}' })
           .option('order-body', {
             type: 'string',
@@ -88,6 +93,7 @@ export function runCommand(yargs: Argv) {
         baseUrl: argv['base-url'],
         checkoutUrl: argv['checkout-url'],
         uploadUrl: argv['upload-url'],
+        otherCheckoutUrl: argv['other-checkout-url'],
         orderId: argv['order-id'],
         orderBody: argv['order-body'],
         header: argv.header,

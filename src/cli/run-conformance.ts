@@ -39,6 +39,7 @@ function configNote(): string {
 export interface RunOptions {
   baseUrl?: string;
   checkoutUrl?: string;
+  otherCheckoutUrl?: string;
   uploadUrl?: string;
   orderId?: string;
   orderBody?: string;
@@ -122,18 +123,28 @@ export async function runConformance(options: RunOptions): Promise<void> {
   const orderBody = readOrderBody(options.orderBody);
   const checkoutUrl = absoluteUrl(options.checkoutUrl, '--checkout-url');
   const uploadUrl = absoluteUrl(options.uploadUrl, '--upload-url');
+  const otherCheckoutUrl = absoluteUrl(options.otherCheckoutUrl, '--other-checkout-url');
+  if (otherCheckoutUrl !== undefined && checkoutUrl === undefined)
+    throw new UsageError('--other-checkout-url goes with --checkout-url (the first of the two checkouts)');
+  if (otherCheckoutUrl !== undefined && otherCheckoutUrl === checkoutUrl)
+    throw new UsageError('--other-checkout-url must name another checkout than --checkout-url');
   // Only a run given no URL at all is a run against the embedded service.
   const givenBase = baseUrlOf({ baseUrl: options.baseUrl, checkoutUrl, uploadUrl });
 
   // Loaded here, not at start-up: every other command (and --help) starts faster without them.
-  const [{ startReferenceService }, { clientCredentialsToken }, { discoverUrls }, { ProbeRun }, { suiteContext }] =
-    await Promise.all([
-      import('../reference/service.js'),
-      import('../http/oauth.js'),
-      import('../http/discover.js'),
-      import('../probes/probe-run.js'),
-      import('../probes/index.js'),
-    ]);
+  const [
+    { startReferenceService },
+    { clientCredentialsToken },
+    { discoverUrls, secondCheckout },
+    { ProbeRun },
+    { suiteContext },
+  ] = await Promise.all([
+    import('../reference/service.js'),
+    import('../http/oauth.js'),
+    import('../http/discover.js'),
+    import('../probes/probe-run.js'),
+    import('../probes/index.js'),
+  ]);
   clearPreviousReports(places);
   const interrupt = stopOnInterrupt('run', options.reportDir);
   let reference: Awaited<ReturnType<typeof startReferenceService>> | undefined;
@@ -171,10 +182,25 @@ export async function runConformance(options: RunOptions): Promise<void> {
       timeoutMs,
     });
     preflightExchanges.push(...urls.exchanges);
+    const second = otherCheckoutUrl
+      ? { checkoutUrl: otherCheckoutUrl, exchanges: [] }
+      : await secondCheckout({
+          baseUrl,
+          headers,
+          checkoutUrl,
+          uploadUrl,
+          orderId: options.orderId,
+          orderBody,
+          readOnly: options.readOnly,
+          secrets,
+          timeoutMs,
+        });
+    preflightExchanges.push(...second.exchanges);
 
     const config: SuiteConfig = {
       baseUrl,
       checkoutUrl: urls.checkoutUrl,
+      ...(second.checkoutUrl ? { secondCheckoutUrl: second.checkoutUrl } : {}),
       uploadUrls: urls.uploadUrls,
       headers,
       credentialHeaders,

@@ -246,7 +246,7 @@ const CATALOG = [
     area: 'checkout',
     title: 'POST echoes ReturnUrl and Billing',
     description:
-      'The answer to POST checkout/{code} carries the ReturnUrl and every Billing.Address field exactly as the request sent them.',
+      'The answer to POST checkout/{code} carries the ReturnUrl and every Billing.Address field exactly as the request sent them, whatever order, encoding or spelling the request used, and nothing of an earlier set-up that this request left out. Two set-ups sent at once are each answered with their own values.',
     faces: both,
     formats: 'both',
     writes: true,
@@ -538,7 +538,7 @@ const CATALOG = [
     area: 'format',
     title: 'JSON and XML bodies parse',
     description:
-      "Every JSON or XML body, request or response, parses as a strict parser reads it: an XML declaration's encoding matches the bytes (UTF-8 declaring utf-16 is refused by libxml2 and .NET alike), a charset in Content-Type agrees with the bytes and the declaration, and JSON is UTF-8 without a byte order mark and names no member twice in one object (I-JSON, RFC 7493). A document in an 8-bit encoding that its declaration and charset name (ISO-8859-1) is well-formed, and every rule reads its characters as that encoding decodes them. XML with a DOCTYPE or entity declarations is not accepted (no entity is ever expanded).",
+      "Every JSON or XML body, request or response, parses as a strict parser reads it: an XML declaration's encoding matches the bytes (UTF-8 declaring utf-16 is refused by libxml2 and .NET alike), a charset in Content-Type agrees with the bytes and the declaration, and JSON is UTF-8 without a byte order mark and names no member twice in one object (I-JSON, RFC 7493). A body in a Content-Encoding (gzip, deflate, br) is read once decoded, and one that does not decode as its coding names is not well-formed. A document in an 8-bit encoding that its declaration and charset name (ISO-8859-1) is well-formed, and every rule reads its characters as that encoding decodes them. XML with a DOCTYPE or entity declarations is not accepted (no entity is ever expanded).",
     faces: both,
     formats: 'both',
     writes: false,
@@ -572,13 +572,14 @@ const CATALOG = [
     seed: '§2',
     area: 'format',
     title: 'Accept: application/json is answered in JSON',
-    description: 'A request with Accept: application/json is answered with a JSON body.',
+    description:
+      'A request whose Accept prefers JSON (application/json with or without parameters, or listed before or with a higher q-value than any XML type, */* after it included) is answered with a JSON body, success and refusal alike: a body that is neither JSON nor XML (plain text, an HTML page) answers no such request.',
     faces: both,
     formats: 'json',
     writes: false,
     evidence: {
-      exercised: { what: 'request with Accept: application/json', by: (f) => f.accept === 'json' },
-      what: 'an answer with a body to a request with Accept: application/json',
+      exercised: { what: 'request whose Accept prefers JSON', by: (f) => f.accept === 'json' },
+      what: 'an answer with a body to a request whose Accept prefers JSON',
       kinds: ANY,
       response: (f) => f.accept === 'json' && f.responseText,
     },
@@ -590,13 +591,13 @@ const CATALOG = [
     area: 'format',
     title: 'Accept: application/xml is answered in XML',
     description:
-      'A request with Accept: application/xml is answered with an XML body (the real service selects XML by Accept).',
+      'A request whose Accept prefers XML (application/xml or text/xml, with parameters, in a list, with q-values, followed by */*) is answered with an XML body, success and refusal alike (the real service selects XML by Accept); a body that is neither JSON nor XML answers no such request, and an HTML page is never taken for XML.',
     faces: both,
     formats: 'xml',
     writes: false,
     evidence: {
-      exercised: { what: 'request with Accept: application/xml', by: (f) => f.accept === 'xml' },
-      what: 'an answer with a body to a request with Accept: application/xml',
+      exercised: { what: 'request whose Accept prefers XML', by: (f) => f.accept === 'xml' },
+      what: 'an answer with a body to a request whose Accept prefers XML',
       kinds: ANY,
       response: (f) => f.accept === 'xml' && f.responseText,
     },

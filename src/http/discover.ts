@@ -116,3 +116,20 @@ export async function discoverUrls(options: DiscoveryOptions): Promise<Discovere
   const uploadUrls = options.uploadUrl ? given.uploadUrls : found.uploadUrls;
   return { checkoutUrl, uploadUrls, exchanges };
 }
+
+/**
+ * A second order's checkout, when the suite places its orders (no URL, no order id given): two
+ * checkouts set up with different values must each read back their own. Never a reason to stop:
+ * a second order refused or unreadable only leaves that probe out.
+ */
+export async function secondCheckout(
+  options: DiscoveryOptions,
+): Promise<{ checkoutUrl?: string; exchanges: Exchange[] }> {
+  if (options.checkoutUrl || options.orderId || options.readOnly) return { exchanges: [] };
+  try {
+    const found = await discoverUrls(options);
+    return { checkoutUrl: found.checkoutUrl, exchanges: found.exchanges };
+  } catch {
+    return { exchanges: [] };
+  }
+}

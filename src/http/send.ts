@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Dispatcher, request as undiciRequest } from 'undici';
+import { codingErrorText, contentCodings, decodeContent, decodedTooLarge } from '../validate/content-coding.js';
 import { isTextualMediaType } from '../validate/document.js';
 import {
   decodeText,
@@ -46,7 +47,11 @@ export function recordBody(bytes: Buffer, contentType: string | undefined, keepB
 /** Reading stops here: a broken service that answers without end must not fill the memory. */
 const READ_LIMIT = 64 * 1024 * 1024;
 
-async function readAnswer(stream: AsyncIterable<Buffer> & { destroy(): void }, contentType: string | undefined) {
+export async function readAnswer(
+  stream: AsyncIterable<Buffer> & { destroy(): void },
+  contentType: string | undefined,
+  contentEncoding: string | undefined,
+) {
   const hash = createHash('sha256');
   const kept: Buffer[] = [];
   let size = 0;
@@ -69,10 +74,33 @@ async function readAnswer(stream: AsyncIterable<Buffer> & { destroy(): void }, c
     const head = Buffer.concat(kept).subarray(0, 64);
     return { size, sha256: hash.digest('hex'), headBase64: head.toString('base64'), skipped: 'too large' };
   }
-  return recordBody(Buffer.concat(kept), contentType);
+  return decodedBody(Buffer.concat(kept), contentType, contentEncoding);
 }
 
-function flattenHeaders(raw: Record<string, string | string[] | undefined>): Headers {
+/** The body as a client reads it: its content codings undone first (gzip, deflate, br). */
+function decodedBody(
+  bytes: Buffer,
+  contentType: string | undefined,
+  contentEncoding: string | undefined,
+): RecordedBody {
+  if (contentCodings(contentEncoding).length === 0 || bytes.length === 0) return recordBody(bytes, contentType);
+  const coded = (): RecordedBody => ({
+    size: bytes.length,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    headBase64: bytes.subarray(0, 64).toString('base64'),
+  });
+  try {
+    const decoded = decodeContent(bytes, contentEncoding as string, KEEP_LIMIT);
+    return decoded
+      ? recordBody(decoded, contentType)
+      : { ...coded(), skipped: `content coding ${contentEncoding} not read` };
+  } catch (error) {
+    if (decodedTooLarge(error)) return { ...coded(), skipped: 'too large once decoded' };
+    return { ...coded(), codingError: codingErrorText(contentEncoding as string, error) };
+  }
+}
+
+export function flattenHeaders(raw: Record<string, string | string[] | undefined>): Headers {
   const out: Headers = {};
   for (const [name, value] of Object.entries(raw)) {
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
@@ -122,7 +150,7 @@ export async function send(outgoing: Outgoing, dispatcher?: Dispatcher, timeoutM
     exchange.response = {
       status: answer.statusCode,
       headers: responseHeaders,
-      body: await readAnswer(answer.body, responseHeaders['content-type']),
+      body: await readAnswer(answer.body, responseHeaders['content-type'], responseHeaders['content-encoding']),
     };
   } catch (error) {
     const seconds = `${Number((timeoutMs / 1000).toFixed(3))} s`;

@@ -1,9 +1,11 @@
+import { probeAcceptLists } from './accept-probes.js';
 import { checkoutRequestBody, MALFORMED_BODY, returnUrlOfLength } from './checkout-request.js';
 import { type Format, MEDIA_TYPE_OF } from './config.js';
 import { probeCrossedFormats } from './negotiation-probes.js';
 import type { ProbeRun } from './probe-run.js';
 import { probeRequestForms } from './request-form-probes.js';
 import { probeReturnUrlLengths } from './return-url-probes.js';
+import { probeXmlShapes } from './xml-shape-probes.js';
 
 // Probes of POST and GET checkout/{code} in one format. Boundaries and the other forms of a
 // request come first and the plain set-up last, so the closing GET is compared with what that
@@ -19,6 +21,8 @@ export async function probeCheckout(run: ProbeRun, format: Format, id: string): 
     await run.probe({ method: 'POST', url, headers, body: MALFORMED_BODY[format] }, { format });
     await probeRequestForms(run, format, id);
     await probeCrossedFormats(run, format, id);
+    if (format === 'xml') await probeXmlShapes(run, id);
+    await probeAcceptLists(run, format, id);
 
     const setUp = {
       method: 'POST',

@@ -12,6 +12,8 @@ export const MEDIA_TYPE_OF: Record<Format, string> = { json: 'application/json',
 export interface SuiteConfig {
   baseUrl: string;
   checkoutUrl: string;
+  /** The checkout of a second order, when the suite placed its orders: two checkouts each read back their own. */
+  secondCheckoutUrl?: string;
   uploadUrls: { content?: string; cover?: string };
   /** Sent with every request (credentials included; never written anywhere). */
   headers: Record<string, string>;

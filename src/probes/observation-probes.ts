@@ -2,7 +2,8 @@ import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { recordBody } from '../http/send.js';
 import { sniffFormat } from '../validate/document.js';
-import { bodyText, type Exchange, endpointOf, header } from '../validate/exchange.js';
+import { bodyText, type Exchange, endpointOf, header, mediaType } from '../validate/exchange.js';
+import { isHtmlPage } from '../validate/format.js';
 import { parseXml } from '../validate/xml.js';
 import type { ProbeRun } from './probe-run.js';
 import { SAMPLE_FILES } from './sample-files.js';
@@ -18,6 +19,8 @@ function formatOf(exchange: Exchange): string {
   const text = answerText(exchange);
   if (!exchange.response) return `no answer (${exchange.error})`;
   if (!text) return `empty body (${exchange.response.status})`;
+  if (isHtmlPage(text, mediaType(header(exchange.response.headers, 'content-type'))))
+    return `an HTML page (${header(exchange.response.headers, 'content-type') ?? 'no Content-Type'})`;
   return (
     sniffFormat(text)?.toUpperCase() ??
     `neither JSON nor XML (${header(exchange.response.headers, 'content-type') ?? 'no Content-Type'})`
@@ -33,6 +36,8 @@ function withUnknownCode(given: string): string {
 
 function membersOf(exchange: Exchange): string {
   const text = answerText(exchange) ?? '';
+  const contentType = header(exchange.response?.headers, 'content-type');
+  if (text && isHtmlPage(text, mediaType(contentType))) return `an HTML page (${contentType ?? 'no Content-Type'})`;
   const format = sniffFormat(text);
   if (format === 'json') {
     try {

@@ -49,13 +49,26 @@ export class ProbeRun {
 
   /** Sends a request with the configured headers and judges the exchange. */
   async probe(outgoing: Outgoing, options: RecordOptions, withCredentials = true): Promise<Exchange> {
+    const exchange = await this.send(outgoing, withCredentials);
+    this.record(exchange, options);
+    return exchange;
+  }
+
+  /**
+   * Sends a request with the configured headers, for a probe that records it later (requests sent
+   * at once), or that frames it its own way (`sender`).
+   */
+  async send(
+    outgoing: Outgoing,
+    withCredentials = true,
+    sender: (outgoing: Outgoing, timeoutMs: number) => Promise<Exchange> = (o, t) => send(o, undefined, t),
+  ): Promise<Exchange> {
     const headers = { ...(withCredentials ? this.config.headers : this.withoutCredentials()), ...outgoing.headers };
-    const exchange = await send({ ...outgoing, headers }, undefined, this.config.timeoutMs);
+    const exchange = await sender({ ...outgoing, headers }, this.config.timeoutMs);
     this.sent += 1;
     this.progress(
       `  ${String(this.sent).padStart(3)} ${outgoing.method} ${redactText(outgoing.url, this.config.secrets)} → ${exchange.response?.status ?? exchange.error}`,
     );
-    this.record(exchange, options);
     return exchange;
   }
 

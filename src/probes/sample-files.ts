@@ -62,6 +62,16 @@ export const SAMPLE_FILES: Record<SampleType, Buffer> = {
   jpeg: Buffer.from(JPEG_BASE64, 'base64'),
 };
 
+/** How a form is written besides its file: the spellings clients and frameworks use. */
+export interface FormSpelling {
+  /** Text fields written after the file part (a form's inputs after its file input). */
+  fieldsAfter?: Record<string, string>;
+  /** The file part's field name (default "file"). */
+  fileField?: string;
+  /** The boundary quoted in Content-Type, as .NET's MultipartFormDataContent writes it. */
+  quotedBoundary?: boolean;
+}
+
 /**
  * A multipart/form-data body with the file as its part "file". `fieldsFirst` are text fields
  * written before the file part, as browsers and HTTP clients write a form's other inputs.
@@ -71,14 +81,22 @@ export function multipartOf(
   mediaType: string,
   filename: string,
   fieldsFirst: Record<string, string> = {},
+  spelling: FormSpelling = {},
 ): { body: Buffer; contentType: string } {
   const boundary = `----print-conformance-${Math.random().toString(36).slice(2)}`;
-  const fields = Object.entries(fieldsFirst).map(
-    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-  );
-  const head = `${fields.join('')}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${mediaType}\r\n\r\n`;
+  const field = ([name, value]: [string, string]) =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const fields = Object.entries(fieldsFirst).map(field);
+  const after = Object.entries(spelling.fieldsAfter ?? {}).map(field);
+  const head = `${fields.join('')}--${boundary}\r\nContent-Disposition: form-data; name="${spelling.fileField ?? 'file'}"; filename="${filename}"\r\nContent-Type: ${mediaType}\r\n\r\n`;
   return {
-    body: Buffer.concat([Buffer.from(head), file, Buffer.from(`\r\n--${boundary}--\r\n`)]),
-    contentType: `multipart/form-data; boundary=${boundary}`,
+    body: Buffer.concat([Buffer.from(head), file, Buffer.from(`\r\n${after.join('')}--${boundary}--\r\n`)]),
+    contentType: `multipart/form-data; boundary=${spelling.quotedBoundary ? `"${boundary}"` : boundary}`,
   };
+}
+
+/** A PDF of `size` bytes: the sample's first bytes, then white space (only the magic bytes are read). */
+export function paddedPdf(size: number): Buffer {
+  const head = SAMPLE_FILES.pdf;
+  return Buffer.concat([head, Buffer.alloc(Math.max(0, size - head.length), 0x20)]);
 }

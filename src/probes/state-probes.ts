@@ -1,6 +1,8 @@
 import { checkoutRequestBody, OTHER_ADDRESS, returnUrlOfLength } from './checkout-request.js';
+import { probeConcurrentSetUps, probeTwoCheckouts } from './concurrency-probes.js';
 import { type Format, MEDIA_TYPE_OF } from './config.js';
 import { otherFormat } from './negotiation-probes.js';
+import { probeOmissions } from './omission-probes.js';
 import type { ProbeRun } from './probe-run.js';
 
 // State across calls, after each format's own set-up and GET: a second set-up of the same checkout
@@ -12,6 +14,9 @@ import type { ProbeRun } from './probe-run.js';
 export async function probeCheckoutState(run: ProbeRun, formats: Format[], id: string): Promise<void> {
   const url = run.config.checkoutUrl;
   for (const format of formats) {
+    await probeOmissions(run, format, id);
+    await probeConcurrentSetUps(run, format, id);
+    if (format === formats[0]) await probeTwoCheckouts(run, format, id);
     const type = MEDIA_TYPE_OF[format];
     await run.probe(
       {

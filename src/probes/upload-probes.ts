@@ -1,6 +1,9 @@
+import { probeUploadAccept } from './accept-probes.js';
 import { type Format, MEDIA_TYPE_OF } from './config.js';
 import type { ProbeRun } from './probe-run.js';
 import { multipartOf, SAMPLE_FILES, SAMPLE_MEDIA_TYPES } from './sample-files.js';
+import { probeUploadSizes } from './size-probes.js';
+import { probeUploadVariants } from './upload-variant-probes.js';
 
 // Probes of POST files/{code} in one response format: each requested type raw, as multipart, and
 // as multipart behind a text field; a file labelled as another type; then the two types the
@@ -54,6 +57,13 @@ export async function probeUpload(run: ProbeRun, format: Format): Promise<void> 
     { method: 'POST', url: cover ?? url, headers: { accept, 'content-type': 'image/png' }, body: SAMPLE_FILES.jpeg },
     { format, refusalObserved: 'POST files of a JPEG labelled image/png refused' },
   );
+  await probeUploadAccept(run, format);
+  // How uploads are framed, spelt and sized is the service's reading of the request, whatever the
+  // answer's format: probed once.
+  if (format === run.config.formats[0]) {
+    await probeUploadVariants(run, format);
+    await probeUploadSizes(run, format);
+  }
   for (const wrongType of ['text/plain', 'application/octet-stream']) {
     await run.probe(
       { method: 'POST', url, headers: { accept, 'content-type': wrongType }, body: SAMPLE_FILES.pdf },

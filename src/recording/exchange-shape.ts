@@ -25,7 +25,7 @@ function headersFlaw(headers: unknown, field: string): string | undefined {
   return undefined;
 }
 
-const STRING_FIELDS = ['text', 'base64', 'sha256', 'headBase64', 'skipped'] as const;
+const STRING_FIELDS = ['text', 'base64', 'sha256', 'headBase64', 'skipped', 'codingError'] as const;
 
 function bodyFlaw(body: unknown, field: string): string | undefined {
   if (body === undefined || body === null) return undefined;

@@ -73,6 +73,7 @@ function digestOf(value: unknown): RecordedBody | undefined {
   if (typeof value.sha256 === 'string') body.sha256 = value.sha256;
   if (typeof value.headBase64 === 'string') body.headBase64 = value.headBase64;
   if (typeof value.skipped === 'string') body.skipped = value.skipped;
+  if (typeof value.codingError === 'string') body.codingError = value.codingError;
   if (Array.isArray(value.parts))
     body.parts = value.parts.filter(
       (part): part is NonNullable<RecordedBody['parts']>[number] => isObject(part) && typeof part.size === 'number',

@@ -15,6 +15,10 @@ export interface OutgoingAnswer {
   body: string;
   /** How the body is written as bytes: UTF-8 unless a variant says otherwise (utf16le with a BOM). */
   encoding?: 'utf8' | 'latin1' | 'utf16le';
+  /** The request's Accept-Encoding, so that a variant can compress as its stack negotiates. */
+  acceptEncoding?: string;
+  /** A content coding to write the bytes in (Content-Encoding is set to it). */
+  coding?: 'gzip' | 'deflate' | 'br';
 }
 
 /** A request as a variant's hooks see it. */
@@ -38,7 +42,13 @@ export interface Dialect {
   /** Kinds of file an item's content slot takes (a book's content is a PDF); every kind when absent. */
   contentKinds?: FileKind[];
   /** The FileType answered for an upload: the kind its bytes are, unless a variant says otherwise. */
-  fileTypeOf?: (upload: { kind: FileKind; declaredType?: string }) => string;
+  fileTypeOf?: (upload: { kind: FileKind; declaredType?: string; fileName?: string; multipart: boolean }) => string;
+  /** Variants whose form reader takes the file from this field alone, and fails (500) on another. */
+  multipartFileField?: string;
+  /** A status to refuse an upload with from its head alone, before its bytes are read (411, 415, 417...). */
+  refuseUpload?: (request: IncomingView) => number | undefined;
+  /** Variants whose handler fails (500) on a file it received, by its size or how it came. */
+  uploadFails?: (file: { size: number; multipart: boolean }) => boolean;
   acceptXmlRequests: boolean;
   /** false: answer JSON whatever Accept says. */
   honourAccept: boolean;
@@ -56,8 +66,13 @@ export interface Dialect {
   chunked: boolean;
   /** Whether a ReturnUrl is accepted; without it, its UTF-16 length must lie in min..max. */
   returnUrlAccepted?: (value: string) => boolean;
-  /** What the service makes of a checkout request the core read: variants misread it here. */
-  readCheckout?: (model: Record<string, unknown>, text: string) => Record<string, unknown>;
+  /** What the service makes of a checkout request the core read: variants misread it here (and may await). */
+  readCheckout?: (
+    model: Record<string, unknown>,
+    text: string,
+  ) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** Variants that keep an earlier set-up's members that a new set-up leaves out (a fill, not a replace). */
+  keepUnsentMembers?: boolean;
   /** A 4xx status to refuse a checkout request's bytes with before reading them, for variants too strict. */
   refuseCheckout?: (request: IncomingView, body: Buffer) => number | undefined;
   /** The format to answer in, for variants that choose it by something other than Accept. */

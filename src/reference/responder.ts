@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import type { SchemaName } from '../contract/schemas.js';
 import { writeErrorXml, writeResourceXml } from '../contract/xml-writer.js';
 import { acceptedFormat } from '../validate/format.js';
@@ -6,6 +7,8 @@ import type { Dialect, IncomingView, OutgoingAnswer } from './dialect.js';
 
 // Writes answers in the format the client asked for: JSON by default, XML when Accept prefers
 // application/xml or text/xml, as the real service selects by Accept.
+
+const CODERS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
 
 export class Responder {
   readonly format: 'json' | 'xml';
@@ -19,12 +22,14 @@ export class Responder {
     const wanted = acceptedFormat(request.headers.accept);
     this.method = request.method ?? 'GET';
     this.path = (request.url ?? '/').split('?')[0] ?? '/';
+    this.acceptEncoding = request.headers['accept-encoding'];
     const view: IncomingView = { endpoint, method: this.method, headers: request.headers };
     this.format = dialect.answerFormat?.(view) ?? (dialect.honourAccept && wanted?.format === 'xml' ? 'xml' : 'json');
   }
 
   private readonly method: string;
   private readonly path: string;
+  private readonly acceptEncoding: string | undefined;
 
   private json(value: unknown): string {
     return this.dialect.prettyJson ? JSON.stringify(value, null, 2).replace(/\n/g, '\r\n') : JSON.stringify(value);
@@ -42,13 +47,16 @@ export class Responder {
         ...headers,
       },
       body,
+      ...(this.acceptEncoding === undefined ? {} : { acceptEncoding: this.acceptEncoding }),
     };
     if (this.dialect.rewrite) answer = this.dialect.rewrite(answer);
     if (this.response.headersSent) return;
-    const bytes =
+    const text =
       answer.encoding === 'utf16le'
         ? Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(answer.body, 'utf16le')])
         : Buffer.from(answer.body, answer.encoding ?? 'utf8');
+    const bytes = answer.coding ? CODERS[answer.coding](text) : text;
+    if (answer.coding) answer = { ...answer, headers: { ...answer.headers, 'content-encoding': answer.coding } };
     if (this.dialect.chunked) {
       // No length: Node sends the body with Transfer-Encoding: chunked, here in two chunks.
       this.response.writeHead(answer.status, answer.headers);

@@ -4,17 +4,14 @@ import { createServer, type IncomingMessage, type RequestListener, type Server }
 import { createServer as createSecureServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NOT_XML_CHARACTER } from '../contract/xml-writer.js';
 import { CONTROL_PREFIX, ControlPlane } from '../control/control-plane.js';
 import { ExchangeFeed } from '../control/exchange-feed.js';
 import { TestVerdicts } from '../control/test-verdicts.js';
 import { listen } from '../http/listen.js';
-import { formatOfMediaType, readDocument } from '../validate/document.js';
-import { encodingProblem } from '../validate/encoding.js';
 import { mediaType } from '../validate/exchange.js';
 import { fileKindOf } from '../validate/magic.js';
-import { ADDRESS_FIELDS, modelOf } from '../validate/model.js';
 import type { TallyData } from '../validate/tally.js';
+import { readCheckoutRequest } from './checkout-reader.js';
 import { answerControl } from './control-answer.js';
 import { CONFORMANT, type Dialect, type OutgoingAnswer } from './dialect.js';
 import { type Fault, FaultPlan } from './faults.js';
@@ -22,7 +19,7 @@ import { refusedForeignHost, type ServiceNames } from './foreign-host.js';
 import { HttpError } from './http-error.js';
 import { orderView } from './order-view.js';
 import { answerPayment, isPaymentPath, settlePayment } from './payment-flow.js';
-import { decodeRequestText, decodeUtf8, readSmallBody } from './request-body.js';
+import { decodeUtf8, readSmallBody } from './request-body.js';
 import { Responder } from './responder.js';
 import { type CheckoutRecord, ReferenceStore } from './store.js';
 import { type ReceivedFile, receiveMultipartUpload, receiveRawUpload } from './upload-receiver.js';
@@ -128,73 +125,6 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     return faults.tokenExpired(given) ? 'expired' : 'granted';
   }
 
-  async function readCheckoutRequest(
-    request: IncomingMessage,
-  ): Promise<{ returnUrl?: string; address: Record<string, string> }> {
-    const type = mediaType(request.headers['content-type']);
-    const format = formatOfMediaType(type);
-    if (!format || (format === 'xml' && !dialect.acceptXmlRequests)) {
-      throw new HttpError(415, `request Content-Type ${type ?? '(none)'} is not supported`, [
-        dialect.acceptXmlRequests ? 'Send application/json or application/xml.' : 'Send application/json.',
-      ]);
-    }
-    const bytes = await readSmallBody(request, SMALL_BODY_LIMIT);
-    const refusal = dialect.refuseCheckout?.({ endpoint: 'checkout', method: 'POST', headers: request.headers }, bytes);
-    if (refusal) throw new HttpError(refusal, 'this service does not take the request as it was sent');
-    const text = decodeRequestText(bytes, format === 'xml' ? request.headers['content-type'] : undefined);
-    if (text.trim() === '') return { address: {} };
-    // As .NET's XmlReader: a declaration that names other bytes than were sent is refused.
-    const encoding = format === 'xml' && encodingProblem(text, bytes.length, format, request.headers['content-type']);
-    if (encoding) throw new HttpError(400, encoding, ['Send the encoding the declaration names.']);
-    const read = readDocument(text, format);
-    if (!read.ok) throw new HttpError(400, read.error, [`Send a well-formed ${format.toUpperCase()} checkout.`]);
-    if (read.document.format === 'xml' && read.document.root.local !== 'Checkout') {
-      throw new HttpError(400, `root element <${read.document.root.name}> is not <Checkout>`);
-    }
-    let model = modelOf(read.document, 'checkout-request');
-    if (model === null || typeof model !== 'object' || Array.isArray(model)) {
-      throw new HttpError(400, 'the checkout must be an object');
-    }
-    if (dialect.readCheckout) model = dialect.readCheckout(model as Record<string, unknown>, text);
-    const { returnUrl, billing } = model as { returnUrl?: unknown; billing?: unknown };
-    const out: { returnUrl?: string; address: Record<string, string> } = { address: {} };
-    if (returnUrl !== undefined && returnUrl !== null) {
-      if (typeof returnUrl !== 'string') throw new HttpError(400, 'returnUrl must be a string');
-      const accepted = dialect.returnUrlAccepted
-        ? dialect.returnUrlAccepted(returnUrl)
-        : returnUrl.length >= dialect.returnUrlMin && returnUrl.length <= dialect.returnUrlMax;
-      if (!accepted) {
-        throw new HttpError(
-          400,
-          `returnUrl has ${returnUrl.length} characters; allowed ${dialect.returnUrlMin} to ${dialect.returnUrlMax}`,
-          ['The length is counted in UTF-16 code units.'],
-        );
-      }
-      out.returnUrl = returnUrl;
-    }
-    if (billing !== undefined && billing !== null) {
-      const address = (billing as { address?: unknown }).address;
-      if (
-        typeof billing !== 'object' ||
-        Array.isArray(billing) ||
-        (address !== undefined && (address === null || typeof address !== 'object' || Array.isArray(address)))
-      ) {
-        throw new HttpError(400, 'billing must be an object with an address object');
-      }
-      for (const field of ADDRESS_FIELDS) {
-        const value = (address as Record<string, unknown> | undefined)?.[field];
-        if (value === undefined || value === null) continue;
-        if (typeof value !== 'string') throw new HttpError(400, `billing.address.${field} must be a string`);
-        out.address[field] = value;
-      }
-    }
-    for (const value of [out.returnUrl ?? '', ...Object.values(out.address)]) {
-      if (NOT_XML_CHARACTER.test(value))
-        throw new HttpError(400, 'a field holds a control character', ['Remove control characters.']);
-    }
-    return out;
-  }
-
   async function receiveUpload(request: IncomingMessage): Promise<ReceivedFile> {
     const type = mediaType(request.headers['content-type']);
     if (type === 'multipart/form-data') {
@@ -203,6 +133,7 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
       return receiveMultipartUpload(request, uploadFolder, maxUpload, dialect.uploadTypes, {
         firstPartIsFile: dialect.multipartFirstPartIsFile === true,
         failsOnNonAsciiFilename: dialect.multipartFailsOnNonAsciiFilename === true,
+        ...(dialect.multipartFileField ? { fileField: dialect.multipartFileField } : {}),
       });
     }
     if (!type || !dialect.uploadTypes.includes(type)) {
@@ -309,8 +240,13 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
             'Read its status with GET checkout/{code}.',
           ]);
         }
-        const sent = await readCheckoutRequest(request);
-        if (dialect.replaceSetUp || !record.setUp) {
+        const sent = await readCheckoutRequest(request, dialect);
+        if (dialect.keepUnsentMembers && record.setUp) {
+          record.returnUrl = sent.returnUrl ?? record.returnUrl;
+          record.address = { ...record.address, ...sent.address };
+          record.status = 'Open';
+          store.renewPayment(record);
+        } else if (dialect.replaceSetUp || !record.setUp) {
           record.returnUrl = sent.returnUrl;
           record.address = sent.address;
           record.status = 'Open';
@@ -334,11 +270,21 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
         request.resume();
         throw new HttpError(404, 'unknown upload code', ['Use the upload URL given by the order.']);
       }
+      const refusal = dialect.refuseUpload?.({ endpoint: 'upload', method, headers: request.headers });
+      if (refusal) {
+        request.resume();
+        throw new HttpError(refusal, 'this service does not take the upload as it was sent');
+      }
       const file = await receiveUpload(request);
+      const multipart = mediaType(request.headers['content-type']) === 'multipart/form-data';
+      if (dialect.uploadFails?.({ size: file.size, multipart })) {
+        rmSync(file.path, { force: true });
+        throw new Error('the upload handler failed');
+      }
       const head = file.head.toString('base64');
       noteRequestBody(
         request,
-        mediaType(request.headers['content-type']) === 'multipart/form-data'
+        multipart
           ? {
               size: file.size,
               parts: [{ name: 'file', contentType: file.declaredType, size: file.size, headBase64: head }],
@@ -365,7 +311,8 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
       slot.fileType = kind;
       slot.size = file.size;
       slot.sha256 = file.sha256;
-      const fileType = dialect.fileTypeOf?.({ kind, declaredType: file.declaredType }) ?? kind;
+      const fileType =
+        dialect.fileTypeOf?.({ kind, declaredType: file.declaredType, fileName: file.fileName, multipart }) ?? kind;
       responder.resource(200, 'upload-result', { fileName: slot.role, fileType });
       return;
     }

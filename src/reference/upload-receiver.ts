@@ -20,6 +20,8 @@ export interface ReceivedFile {
   head: Buffer;
   sha256: string;
   declaredType?: string;
+  /** The file name a form gave its file part. */
+  fileName?: string;
 }
 
 /** Counts, hashes and keeps the first bytes of what flows through; stops past `limit`. */
@@ -77,7 +79,7 @@ export function receiveMultipartUpload(
   folder: string,
   limit: number,
   allowed: string[],
-  variant: { firstPartIsFile?: boolean; failsOnNonAsciiFilename?: boolean } = {},
+  variant: { firstPartIsFile?: boolean; failsOnNonAsciiFilename?: boolean; fileField?: string } = {},
 ): Promise<ReceivedFile> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
@@ -106,8 +108,14 @@ export function receiveMultipartUpload(
           'Check the file; its first bytes name no supported type.',
         ]);
     });
-    parser.on('file', (_name, stream, info) => {
+    parser.on('file', (name, stream, info) => {
       parts += 1;
+      // A variant whose form reader expects the file under one field name throws on another.
+      if (variant.fileField !== undefined && name !== variant.fileField) {
+        stream.resume();
+        fail(new Error(`unexpected field ${name}`));
+        return;
+      }
       // A variant whose form reader throws on a file name outside ASCII, as some do.
       if (variant.failsOnNonAsciiFilename && /[^\x20-\x7e]/.test(info.filename ?? '')) {
         stream.resume();
@@ -122,7 +130,11 @@ export function receiveMultipartUpload(
         stream.resume();
         return;
       }
-      stored = store(stream, folder, limit).then((file) => ({ ...file, declaredType: type }));
+      stored = store(stream, folder, limit).then((file) => ({
+        ...file,
+        declaredType: type,
+        ...(info.filename ? { fileName: info.filename } : {}),
+      }));
       // Past the limit the part is cut off: answer at once rather than parse the rest of the body.
       stored.catch((error) => {
         request.unpipe(parser);

@@ -117,6 +117,7 @@ export function checkCheckout(
 
   // The service took this set-up: a later GET is compared with it, even if its answer does not parse.
   const sent = isPost && requestModel !== undefined ? setUpOf(requestModel) : undefined;
+  const earlier = sent ? state.recall(key) : undefined;
   if (sent) state.remember(key, sent);
   else if (isPost) state.forget(key);
 
@@ -134,6 +135,10 @@ export function checkCheckout(
     for (const { path, text } of differences(sent, answered, document.format)) {
       out.add('checkout.echo', 'response', `${text} (the POST response must echo what was sent)`, path);
     }
+    if (earlier)
+      for (const { path, text } of keptFromEarlier(sent, earlier, answered, document.format)) {
+        out.add('checkout.echo', 'response', text, path);
+      }
   } else if (!isPost) {
     const setUp = state.recall(key);
     if (setUp) {
@@ -143,6 +148,33 @@ export function checkCheckout(
       }
     }
   }
+}
+
+/**
+ * Members a set-up left out (valid: the description marks none required) that the answer fills
+ * with an earlier set-up's values: a service that merges set-ups instead of replacing them.
+ */
+function keptFromEarlier(
+  sent: CheckoutSetUp,
+  earlier: CheckoutSetUp,
+  answered: CheckoutSetUp,
+  format: Document['format'],
+): { path: string; text: string }[] {
+  const found: { path: string; text: string }[] = [];
+  const kept = (before: string | undefined, now: string | undefined) =>
+    now !== undefined && now !== '' && now === before && !isMasked(now);
+  const say = (path: string, value: string) =>
+    found.push({
+      path,
+      text: `${path}: not sent, answered ${JSON.stringify(value)}, the value of an earlier set-up (a member left out is not kept from before)`,
+    });
+  if (sent.returnUrl === undefined && kept(earlier.returnUrl, answered.returnUrl))
+    say(displayPath('/returnUrl', format), answered.returnUrl as string);
+  for (const field in earlier.address) {
+    if (field in sent.address || !kept(earlier.address[field], answered.address[field])) continue;
+    say(displayPath(`/billing/address/${field}`, format), answered.address[field] as string);
+  }
+  return found;
 }
 
 /** Members answered otherwise than set, each with its path (for the report's excerpt). */

@@ -60,6 +60,8 @@ export interface RecordedBody {
   parts?: MultipartPart[];
   /** Why the body was not kept for validation (e.g. "too large"). */
   skipped?: string;
+  /** The body did not decode as its Content-Encoding names (gzip, deflate, br): what the decoder said. */
+  codingError?: string;
 }
 
 export interface RecordedRequest {

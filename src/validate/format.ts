@@ -50,7 +50,11 @@ export function checkFormat(exchange: Exchange, out: Judging): ReadBodies {
   const requestType = mediaType(requestContentType);
   const requestFormat = formatOfMediaType(requestType);
   const requestText = bodyText(request.body, requestContentType);
-  if (requestFormat && request.method.toUpperCase() === 'POST' && (!request.body || request.body.size === 0)) {
+  if (requestFormat && request.body?.codingError !== undefined) {
+    out.facts.requestBody = requestFormat;
+    const coding = header(request.headers, 'content-encoding') ?? 'its coding';
+    out.add('format.well-formed', 'request', `request body in Content-Encoding ${coding}: ${request.body.codingError}`);
+  } else if (requestFormat && request.method.toUpperCase() === 'POST' && (!request.body || request.body.size === 0)) {
     // No document at all is not a JSON or XML document: a client that lost its body (PHP curl's
     // CURLOPT_POST without fields) sends a set-up the service reads as nothing.
     out.facts.requestBody = requestFormat;
@@ -69,8 +73,8 @@ export function checkFormat(exchange: Exchange, out: Judging): ReadBodies {
 
   // What the client asked for counts whether or not an answer came: a request unanswered still
   // tells which format the client speaks.
-  const wanted = acceptedFormat(header(request.headers, 'accept'));
-  if (wanted?.type === 'application/json' || wanted?.type === 'application/xml') out.facts.accept = wanted.format;
+  const wanted = judgedAccept(header(request.headers, 'accept'));
+  if (wanted) out.facts.accept = wanted.format;
   if (!response) return read;
   const facts = out.facts;
   facts.status = response.status;
@@ -81,13 +85,31 @@ export function checkFormat(exchange: Exchange, out: Judging): ReadBodies {
   }
 
   const contentType = header(response.headers, 'content-type');
+  const declaredType = mediaType(contentType);
+  const declared = formatOfMediaType(declaredType);
+  const codingError = response.body?.codingError;
+  if (codingError !== undefined) {
+    // A client undoes the coding before it reads anything: a body that does not decode is no document.
+    if (declared) facts.responseBody = declared;
+    const coding = header(response.headers, 'content-encoding') ?? 'its coding';
+    out.add('format.well-formed', 'response', `response body in Content-Encoding ${coding}: ${codingError}`);
+    return read;
+  }
   const responseText = bodyText(response.body, contentType);
   if (!response.body || isEmpty(response.body) || responseText === undefined) return read;
   facts.responseText = true;
-  const declaredType = mediaType(contentType);
-  const declared = formatOfMediaType(declaredType);
-  const sniffed = sniffFormat(responseText);
-  const format = sniffed ?? declared;
+  // An HTML page (a framework's error page) starts with "<" but is no XML document: it is judged
+  // as what it is, a body that is neither JSON nor XML.
+  const html = isHtmlPage(responseText, declaredType);
+  const sniffed = html ? undefined : sniffFormat(responseText);
+  const format = sniffed ?? (html ? undefined : declared);
+  if (wanted && sniffed !== wanted.format) {
+    const shown = sniffed ? sniffed.toUpperCase() : `${neitherText(html, declaredType)}`;
+    const rule = wanted.format === 'json' ? 'format.json' : 'format.xml';
+    const asked =
+      wanted.accept.trim() === wanted.type ? wanted.type : `${wanted.accept.trim()} (preferring ${wanted.type})`;
+    out.add(rule, 'response', `Accept: ${asked} was answered with ${shown}`);
+  }
   if (!format) return read;
   facts.responseBody = format;
 
@@ -106,16 +128,43 @@ export function checkFormat(exchange: Exchange, out: Judging): ReadBodies {
     read.response = result.document;
     facts.responseDocument = format;
   } else out.add('format.well-formed', 'response', `response body: ${result.error}`);
-
-  if (wanted && sniffed !== wanted.format) {
-    const shown = sniffed
-      ? sniffed.toUpperCase()
-      : `a body that is neither JSON nor XML (${declaredType ?? 'no Content-Type'})`;
-    if (wanted.type === 'application/json') {
-      out.add('format.json', 'response', `Accept: application/json was answered with ${shown}`);
-    } else if (wanted.type === 'application/xml') {
-      out.add('format.xml', 'response', `Accept: application/xml was answered with ${shown}`);
-    }
-  }
   return read;
+}
+
+/** The types whose preference format.json and format.xml judge (RULES.md: with parameters, in lists). */
+const JUDGED_TYPES = new Set(['application/json', 'application/xml', 'text/xml']);
+
+/**
+ * The format an Accept prefers, when the type it prefers is one the format rules judge: the item of
+ * highest quality (the first of equals) that is not a wildcard. A client that prefers another type
+ * (`text/html, application/xml;q=0.9`) is not judged; wildcards after the type change nothing.
+ */
+export function judgedAccept(
+  accept: string | undefined,
+): { format: BodyFormat; type: string; accept: string } | undefined {
+  const wanted = acceptedFormat(accept);
+  if (!wanted || accept === undefined || !JUDGED_TYPES.has(wanted.type)) return undefined;
+  if (!accept.includes(',')) return { ...wanted, accept };
+  const preferred = accept
+    .split(',')
+    .map((item, index) => {
+      const q = QUALITY.exec(item);
+      return { type: mediaType(item) ?? '', q: q ? Number(q[1]) : 1, index };
+    })
+    .filter((item) => item.q > 0 && item.type !== '' && !item.type.endsWith('/*'))
+    .sort((a, b) => b.q - a.q || a.index - b.index)[0];
+  return preferred?.type === wanted.type ? { ...wanted, accept } : undefined;
+}
+
+const HTML_START = /^\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i;
+
+/** Whether a body is an HTML page: declared text/html, or starting as one. */
+export function isHtmlPage(text: string, declaredType: string | undefined): boolean {
+  if (declaredType === 'text/html' || declaredType === 'application/xhtml+xml') return true;
+  return HTML_START.test(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text.slice(0, 4096));
+}
+
+function neitherText(html: boolean, declaredType: string | undefined): string {
+  if (html) return `an HTML page (${declaredType ?? 'no Content-Type'}), which is neither JSON nor XML`;
+  return `a body that is neither JSON nor XML (${declaredType ?? 'no Content-Type'})`;
 }

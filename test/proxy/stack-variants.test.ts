@@ -5,10 +5,12 @@ import type { TallyData } from '../../src/validate/tally.js';
 import { proxiedService } from '../helpers/proxy-fixture.js';
 import { brokenBy, type InProcessRun, runSuiteAt, runSuiteInProcess } from '../suite/in-process-run.js';
 import { BREAKING } from '../suite/mutants.js';
+import { NEGOTIATION_DIALECTS, NEGOTIATION_MUTANTS } from '../suite/negotiation-faults.js';
 import { STACK_DIALECTS, STACK_MUTANTS } from '../suite/stack-variants.js';
 
 // The suite run through the proxy against how real stacks write the interface: the proxy reads
-// every body as the suite does (ISO-8859-1 by its declaration and charset), judges the service
+// every body as the suite does (ISO-8859-1 by its declaration and charset, content codings undone,
+// bodies that are neither JSON nor XML for what they are), judges the service
 // under the same rules, and finds the faults traffic can show; a conformant dialect shows none.
 
 /** What the proxy's session saw of the run. */
@@ -30,7 +32,7 @@ const named = (name: string) => {
 const REFUSING = [named('a ReturnUrl of 512 refused'), named('ReturnUrl counted in UTF-8 bytes')];
 
 describe.concurrent('the proxy in front of real stacks', () => {
-  for (const dialect of STACK_DIALECTS) {
+  for (const dialect of [...STACK_DIALECTS, ...NEGOTIATION_DIALECTS]) {
     it(`finds nothing wrong with ${dialect.name}`, async () => {
       const run = await runSuiteInProcess(dialect, { throughProxy: true });
       expect(run.failed).toEqual([]);
@@ -39,7 +41,7 @@ describe.concurrent('the proxy in front of real stacks', () => {
     });
   }
 
-  for (const mutant of [...STACK_MUTANTS, ...REFUSING]) {
+  for (const mutant of [...STACK_MUTANTS, ...NEGOTIATION_MUTANTS, ...REFUSING]) {
     it(`finds ${mutant.name}`, async () => {
       const run = await runSuiteInProcess(mutant, { throughProxy: true });
       expect(run.failed).toEqual(sorted(mutant.fails));
@@ -64,6 +66,21 @@ describe.concurrent('the proxy in front of real stacks', () => {
         const broken = brokenBy(judged.tally);
         expect(broken.rules, `${file}: ${broken.messages.join('\n')}`).toEqual([]);
         expect(judged.tally.evidence['checkout.echo']?.xml ?? 0, file).toBeGreaterThan(0);
+      }
+    } finally {
+      await setup.dispose();
+    }
+  });
+
+  it('records an answer that does not decode as its coding so that validate fails it as the proxy did, NDJSON and HAR alike', async () => {
+    const gzipNamed = NEGOTIATION_MUTANTS.find((mutant) => mutant.name.startsWith('Content-Encoding: gzip named'));
+    if (!gzipNamed) throw new Error('the gzip mutant moved');
+    const setup = await proxiedService({ dialect: gzipNamed.dialect });
+    try {
+      expect((await runSuiteAt(setup.proxy.url)).failed).toEqual(['format.well-formed']);
+      for (const file of [setup.recordFile, setup.harFile]) {
+        const judged = await judgeRecordings([file], { jobs: 1 });
+        expect(brokenBy(judged.tally).rules, file).toEqual(['format.well-formed']);
       }
     } finally {
       await setup.dispose();

@@ -1,3 +1,4 @@
+import { domainToASCII } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_GENERATED } from '../../src/cli/generate-options.js';
 import type { RuleId } from '../../src/contract/rules.js';
@@ -6,9 +7,11 @@ import { runGenerated } from '../../src/probes/generated/generated-probes.js';
 import { probeService, type SuiteConfig, suiteContext } from '../../src/probes/index.js';
 import { ProbeRun } from '../../src/probes/probe-run.js';
 import type { Dialect } from '../../src/reference/dialect.js';
+import { HttpError } from '../../src/reference/http-error.js';
 import { startReferenceService } from '../../src/reference/service.js';
 import { emptyTally, mergeTallies } from '../../src/validate/tally.js';
 import { verdictsOf } from '../../src/validate/verdicts.js';
+import { parseXml } from '../../src/validate/xml.js';
 
 // Faults no fixed probe triggers, each as a storage layer, a writer or a reader of a real stack
 // gets it wrong for some values only: run --generate at its default finds each within its time
@@ -31,6 +34,30 @@ const onAddress =
     );
     return { ...model, billing: { ...billing, address: changed } };
   };
+
+const ADDRESS_TAGS: Record<string, string> = {
+  name: 'Name',
+  line1: 'Line1',
+  postCode: 'PostCode',
+  city: 'City',
+  country: 'Country',
+};
+
+/** An address field's value as lxml's `.text` gives it: the text before the first child node. */
+const textUpToMarkup: Reader = (model, text) => {
+  if (!text.includes('<Checkout')) return model;
+  const billing = model.billing as { address?: Record<string, unknown> } | undefined;
+  if (!billing?.address) return model;
+  const address = { ...billing.address };
+  for (const [field, tag] of Object.entries(ADDRESS_TAGS)) {
+    const inner = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(text)?.[1];
+    const cut = inner?.search(/<!--|<\?/) ?? -1;
+    if (inner === undefined || cut < 0) continue;
+    const parsed = parseXml(`<v>${inner.slice(0, cut)}</v>`);
+    if (parsed.ok) address[field] = parsed.root.text;
+  }
+  return { ...model, billing: { ...billing, address } };
+};
 
 const MUTANTS: { name: string; dialect: Partial<Dialect>; fails: RuleId }[] = [
   {
@@ -93,6 +120,28 @@ const MUTANTS: { name: string; dialect: Partial<Dialect>; fails: RuleId }[] = [
           : answer,
     },
     fails: 'format.well-formed',
+  },
+  {
+    // Python's idna codec (or WHATWG URL) applied to the host before storing: bücher.example → xn--bcher-kva.example.
+    name: 'a ReturnUrl whose host is stored punycoded (IDN to ASCII)',
+    dialect: {
+      readCheckout: (model) =>
+        typeof model.returnUrl === 'string'
+          ? {
+              ...model,
+              returnUrl: model.returnUrl.replace(/^(https?:\/\/)([^/?#]+)/, (_all, scheme: string, host: string) => {
+                const ascii = domainToASCII(host);
+                return `${scheme}${ascii || host}`;
+              }),
+            }
+          : model,
+    },
+    fails: 'checkout.echo',
+  },
+  {
+    name: "lxml's .text: a value read up to the first comment or processing instruction inside it",
+    dialect: { readCheckout: textUpToMarkup },
+    fails: 'checkout.echo',
   },
   {
     name: 'a form reader that fails on a file name outside ASCII',
@@ -161,6 +210,20 @@ describe('run --generate', () => {
     const finding = generated.rules.find((rule) => rule.id === fails)?.failures[0];
     expect(finding?.message).toMatch(/\[generated \(.+\), shrunk in \d+ steps; --generate 100 --seed 1 repeats it\]/);
     expect(finding?.exchange.curl).toMatch(/(^|\| )curl /);
+  });
+
+  it('files a refused valid set-up under what valid set-ups must get, not under the ReturnUrl bounds it keeps', async () => {
+    // A hand-written URL pattern that takes no fragment: a ReturnUrl of the right length refused 422.
+    const noFragments = {
+      readCheckout: (model: Record<string, unknown>) => {
+        if (typeof model.returnUrl === 'string' && model.returnUrl.includes('#'))
+          throw new HttpError(422, 'returnUrl is not a URL');
+        return model;
+      },
+    };
+    const generated = await suiteAgainst(noFragments, { seed: 1, runs: DEFAULT_RUNS });
+    expect(generated.failed).toContain('checkout.echo');
+    expect(generated.failed).not.toContain('checkout.return-url.length');
   });
 
   it.each([11, 12, 13, 14, 15])('leaves the conformant service clean (seed %i)', async (seed) => {

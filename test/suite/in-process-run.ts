@@ -1,7 +1,7 @@
 import { type ProxyHandle, startProxy } from '../../proxy/proxy-server.js';
 import { RULES, type RuleId, ruleById } from '../../src/contract/rules.js';
 import type { RuleResult } from '../../src/findings/types.js';
-import { discoverUrls } from '../../src/http/discover.js';
+import { discoverUrls, secondCheckout } from '../../src/http/discover.js';
 import type { SuiteConfig } from '../../src/probes/index.js';
 import { probeService, suiteContext } from '../../src/probes/index.js';
 import { ProbeRun } from '../../src/probes/probe-run.js';
@@ -64,10 +64,13 @@ export async function runSuiteInProcess(variant: SuiteVariant, options: RunOptio
 
 /** `run --base-url baseUrl --upload-types pdf,png,jpeg`, in this process. */
 export async function runSuiteAt(baseUrl: string, slots: SuiteVariant['slots'] = 'order'): Promise<InProcessRun> {
-  const urls = await discoverUrls({ baseUrl, headers: {}, readOnly: false, secrets: [], timeoutMs: TIMEOUT_MS });
+  const discovery = { baseUrl, headers: {}, readOnly: false, secrets: [], timeoutMs: TIMEOUT_MS };
+  const urls = await discoverUrls(discovery);
+  const second = await secondCheckout(discovery);
   const config: SuiteConfig = {
     baseUrl,
     checkoutUrl: urls.checkoutUrl,
+    ...(second.checkoutUrl ? { secondCheckoutUrl: second.checkoutUrl } : {}),
     uploadUrls: slots === 'content-only' ? { content: urls.uploadUrls.content } : urls.uploadUrls,
     headers: {},
     credentialHeaders: [],
@@ -82,7 +85,7 @@ export async function runSuiteAt(baseUrl: string, slots: SuiteVariant['slots'] =
   };
   // As run-conformance.ts: the exchanges that found the URLs are judged too.
   const preflight = new ProbeRun(config);
-  for (const exchange of urls.exchanges) preflight.record(exchange, { format: 'any' });
+  for (const exchange of [...urls.exchanges, ...second.exchanges]) preflight.record(exchange, { format: 'any' });
   config.preflight = preflight.tally.data;
   const run = new ProbeRun(config);
   await probeService(run);
@@ -97,7 +100,7 @@ export async function runSuiteAt(baseUrl: string, slots: SuiteVariant['slots'] =
       .sort(),
     untestedMust: rules.filter((r) => r.status === 'untested' && ruleById(r.id).severity === 'must').map((r) => r.id),
     code: exitCodeOf(rules),
-    exchanges: [...urls.exchanges, ...run.exchanges],
+    exchanges: [...urls.exchanges, ...second.exchanges, ...run.exchanges],
     detail: (id) =>
       rules
         .find((rule) => rule.id === id)

@@ -1,8 +1,11 @@
 import { ENCODING_MUTANTS } from './encoding-mutants.js';
 import { type Mutant, onCheckout, onUpload, type StarvedVariant } from './mutant-helpers.js';
+import { NEGOTIATION_DIALECTS, NEGOTIATION_MUTANTS } from './negotiation-faults.js';
 import { REQUEST_MUTANTS } from './request-mutants.js';
 import { STACK_DIALECTS, STACK_MUTANTS } from './stack-variants.js';
+import { STATE_MUTANTS } from './state-faults.js';
 import { UNUSUAL_DIALECTS } from './unusual-dialects.js';
+import { UPLOAD_DIALECTS, UPLOAD_MUTANTS } from './upload-faults.js';
 
 export type { Mutant, StarvedVariant } from './mutant-helpers.js';
 
@@ -137,7 +140,15 @@ const BASIC: Mutant[] = [
   },
 ];
 
-export const BREAKING: Mutant[] = [...BASIC, ...REQUEST_MUTANTS, ...ENCODING_MUTANTS, ...STACK_MUTANTS];
+export const BREAKING: Mutant[] = [
+  ...BASIC,
+  ...REQUEST_MUTANTS,
+  ...ENCODING_MUTANTS,
+  ...STACK_MUTANTS,
+  ...NEGOTIATION_MUTANTS,
+  ...STATE_MUTANTS,
+  ...UPLOAD_MUTANTS,
+];
 
 export const CONFORMANT_DIALECTS: Mutant[] = [
   { name: 'the reference service', dialect: {}, fails: [] },
@@ -153,6 +164,8 @@ export const CONFORMANT_DIALECTS: Mutant[] = [
   },
   ...UNUSUAL_DIALECTS,
   ...STACK_DIALECTS,
+  ...NEGOTIATION_DIALECTS,
+  ...UPLOAD_DIALECTS,
 ];
 
 /**

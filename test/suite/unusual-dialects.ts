@@ -20,7 +20,9 @@ const asCdata = (body: string, ...names: string[]) =>
     (current, name) =>
       current.replace(
         new RegExp(`<${name}>([^<]*)</${name}>`),
-        (_all, text: string) => `<${name}><![CDATA[${unescapeXml(text)}]]></${name}>`,
+        // A "]]>" in the text ends one section and opens the next, as XmlWriter.WriteCData splits it.
+        (_all, text: string) =>
+          `<${name}><![CDATA[${unescapeXml(text).replace(/]]>/g, ']]]]><![CDATA[>')}]]></${name}>`,
       ),
     body,
   );

@@ -105,7 +105,13 @@ export async function runGenerated(run: ProbeRun, options: GenerateOptions): Pro
   const checkoutSteps = async (setUp: SetUp, valid: boolean): Promise<Step[]> => {
     const type = MEDIA_TYPE_OF[setUp.format];
     const what = `a generated ${valid ? 'valid' : 'invalid'} ${setUp.format.toUpperCase()} set-up`;
-    const rule: RuleId = valid && setUp.format === 'xml' ? 'format.xml-request' : 'checkout.return-url.length';
+    // A refused valid set-up breaks what valid set-ups must get, not the ReturnUrl's bounds (which it
+    // keeps): XML ones format.xml-request, JSON ones checkout.echo (its values answered as sent).
+    const rule: RuleId = !valid
+      ? 'checkout.return-url.length'
+      : setUp.format === 'xml'
+        ? 'format.xml-request'
+        : 'checkout.echo';
     const post = await exchange('POST', config.checkoutUrl, { accept: type, 'content-type': type }, setUpBody(setUp));
     const steps: Step[] = [
       {
@@ -132,6 +138,14 @@ export async function runGenerated(run: ProbeRun, options: GenerateOptions): Pro
       body,
     );
     const rule: RuleId = upload.multipart ? 'upload.multipart' : 'upload.raw';
+    // The description sets no size limit: a 413 is the service's limit, noted in its profile.
+    if (answer.response?.status === 413)
+      return [
+        {
+          exchange: answer,
+          options: { format: upload.format, refusalObserved: 'POST files of a generated upload refused as too large' },
+        },
+      ];
     return [
       {
         exchange: answer,

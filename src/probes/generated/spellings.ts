@@ -3,7 +3,8 @@ import { propertiesOf, type SchemaName, schemas, xmlNameOf } from '../../contrac
 import { XSI_NAMESPACE } from '../../validate/xml.js';
 
 // Spellings of one document: what a parser must read the same. XML: the XMLSchema-instance
-// namespace under another prefix, character references, CDATA sections, comments, the declaration
+// namespace under another prefix, character references, CDATA sections, comments (between elements
+// and inside values), processing instructions inside values, the declaration
 // with and without an encoding, a byte order mark. JSON: \u escapes, white space, member order.
 // Element and member names and their order come from the one description (schemas/).
 
@@ -14,6 +15,8 @@ export interface XmlSpelling {
   /** Text written in CDATA sections where it can be. */
   cdata: boolean;
   comments: boolean;
+  /** A comment and a processing instruction inside each value of two characters or more. */
+  markupInValues: boolean;
   declaration: 'none' | 'plain' | 'utf-8';
   bom: boolean;
   indent: boolean;
@@ -30,6 +33,7 @@ export const xmlSpelling: fc.Arbitrary<XmlSpelling> = fc.record({
   charRefs: fc.boolean(),
   cdata: fc.boolean(),
   comments: fc.boolean(),
+  markupInValues: fc.boolean(),
   declaration: fc.constantFrom('none', 'plain', 'utf-8'),
   bom: fc.boolean(),
   indent: fc.boolean(),
@@ -47,12 +51,23 @@ export const PLAIN_XML: XmlSpelling = {
   charRefs: false,
   cdata: false,
   comments: false,
+  markupInValues: false,
   declaration: 'plain',
   bom: false,
   indent: false,
 };
 
+/** What a reader must skip inside a value: lxml's `.text` stops at it, a DOM's first text node ends at it. */
+const MARKUP_IN_VALUE = '<!-- v --><?print-conformance v?>';
+
 function escapeText(text: string, spelling: XmlSpelling): string {
+  const characters = [...text];
+  if (!spelling.markupInValues || characters.length < 2) return escapePiece(text, spelling);
+  const head = characters[0] as string;
+  return `${escapePiece(head, spelling)}${MARKUP_IN_VALUE}${escapePiece(characters.slice(1).join(''), spelling)}`;
+}
+
+function escapePiece(text: string, spelling: XmlSpelling): string {
   if (spelling.cdata && text !== '' && !text.includes(']]>')) return `<![CDATA[${text}]]>`;
   let out = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   if (spelling.charRefs)

@@ -47,11 +47,22 @@ export const address = fc.record(
   { requiredKeys: ['name', 'city', 'country'].filter((field) => ADDRESS_FIELDS.includes(field)) },
 ) as fc.Arbitrary<Record<string, string>>;
 
-const URL_START = 'https://shop.example.test/r?x=';
+/**
+ * How a ReturnUrl starts: a plain query, and the shapes shops give theirs that a URL parser
+ * rewrites when a service stores what it parsed rather than what was sent: a fragment, a query
+ * of several parameters with percent-escapes, hosts outside ASCII (IDN, punycoded by such a parser).
+ */
+const URL_STARTS = [
+  'https://shop.example.test/r?x=',
+  'https://shop.example.test/r?order=1#',
+  'https://shop.example.test/return?a=%C3%A9&b=%20&c=',
+  'https://bücher.example.test/r?x=',
+  'https://例え.テスト/r?x=',
+];
 
 /** A ReturnUrl of exactly `units` UTF-16 units from generated text (a non-BMP pair is never split). */
-function returnUrlOf(units: number, filler: string): string {
-  let url = URL_START.slice(0, units);
+function returnUrlOf(units: number, filler: string, start = URL_STARTS[0] as string): string {
+  let url = start.slice(0, units);
   const pieces = [...(filler || 'x')];
   let index = 0;
   while (url.length < units) {
@@ -69,8 +80,9 @@ export const validReturnUrl = fc
   .tuple(
     fc.oneof(fc.integer({ min: RETURN_URL_MIN, max: RETURN_URL_MAX }), fc.constantFrom(RETURN_URL_MIN, RETURN_URL_MAX)),
     filler,
+    fc.constantFrom(...URL_STARTS),
   )
-  .map(([units, text]) => returnUrlOf(units, text));
+  .map(([units, text, start]) => returnUrlOf(units, text, start));
 
 /** A ReturnUrl the service must refuse: shorter than 5 units or longer than 512. */
 export const invalidReturnUrl = fc
@@ -80,5 +92,6 @@ export const invalidReturnUrl = fc
       fc.integer({ min: RETURN_URL_MAX + 1, max: RETURN_URL_MAX + 200 }),
     ),
     filler,
+    fc.constantFrom(...URL_STARTS),
   )
-  .map(([units, text]) => returnUrlOf(units, text));
+  .map(([units, text, start]) => returnUrlOf(units, text, start));
