@@ -178,10 +178,9 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     .reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY);
   const caDir = caDirectory(options.caDir);
   const localCa = existingCaCertificate(caDir);
-  const trust =
-    target.protocol === 'https:' || (options.intercept?.length ?? 0) > 0
-      ? upstreamTrust([...(localCa ? [localCa] : []), ...(options.targetCa ?? [])])
-      : undefined;
+  const trustWith = (ca: string | undefined) =>
+    target.protocol === 'https:' ? upstreamTrust([...(ca ? [ca] : []), ...(options.targetCa ?? [])]) : undefined;
+  const trust = trustWith(localCa);
   const targetPort = Number(target.port) || (target.protocol === 'https:' ? 443 : 80);
   const connectTo = options.connectTo ?? [];
   const direct = routeOf(target, trust);
@@ -190,7 +189,11 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   // Certificates for intercepted hosts come from the local CA, made the first time one is needed.
   let hostContexts: Promise<HostContexts> | undefined;
   const contextFor = (host: string) => {
-    hostContexts ??= loadOrCreateCa(caDir).then((ca) => new HostContexts(ca.maker));
+    hostContexts ??= loadOrCreateCa(caDir).then((ca) => {
+      // A CA made only now is trusted upstream from now on too (a serve --tls target issued by it).
+      if (ca.certPem !== localCa) route.trust = trustWith(ca.certPem);
+      return new HostContexts(ca.maker);
+    });
     hostContexts.catch(() => {
       hostContexts = undefined;
     });
