@@ -28,6 +28,11 @@ function readResults(file: string): RunResult {
   }
   if (value?.tool !== TOOL_NAME || !Array.isArray(value.rules) || !value.run || !value.answers)
     throw new UsageError(`${file} is not a results.json of ${TOOL_NAME} (run or validate) of this version`);
+  // A run of the suite is whole in itself: taken as a part, it would pass for every shard of a run.
+  if (value.run.face === 'suite')
+    throw new UsageError(
+      `${file} is the results of a run of the suite, which is whole in itself: merge takes the results.json that validate (--shard K/N) wrote of parts of one traffic`,
+    );
   return value as RunResult;
 }
 
