@@ -1,8 +1,8 @@
-import type { Finding, RuleResult, RunResult } from '../findings/types.js';
+import type { RuleResult, RunResult } from '../findings/types.js';
 import { type Paint, painter, type Style } from './colour.js';
 import { coverageLines } from './coverage-lines.js';
 import { failureDetail } from './failure-detail.js';
-import { exchangeLine } from './failure-text.js';
+import { exchangeLine, sameFindings } from './failure-text.js';
 import { generatedLines } from './generated-lines.js';
 import { profileLines } from './profile-lines.js';
 import { terminalText } from './terminal-text.js';
@@ -45,23 +45,6 @@ function note(rule: RuleResult): string {
     .map((f) => `${f.format === 'any' ? '' : `${f.format} `}${f.evidence}`)
     .join(', ')
     .concat(rule.formats.length ? ' exchanges' : '');
-}
-
-/** Findings that say the same thing (format, side, message) of several exchanges, told once. */
-interface SameFinding {
-  first: Finding;
-  count: number;
-}
-
-function sameFindings(failures: readonly Finding[]): SameFinding[] {
-  const groups = new Map<string, SameFinding>();
-  for (const failure of failures) {
-    const key = JSON.stringify([failure.format, failure.side, failure.message]);
-    const group = groups.get(key);
-    if (group) group.count += 1;
-    else groups.set(key, { first: failure, count: 1 });
-  }
-  return [...groups.values()];
 }
 
 /** A line cut to `width` characters at a terminal, saying how much was left out; whole elsewhere. */
@@ -128,11 +111,11 @@ export function consoleSummary(result: RunResult, options: ConsoleOptions = {}):
   if (traffic.length > 0) lines.push('', ...traffic.map(terminalText));
   const command = commandLine(result);
   if (command) lines.push('', terminalText(command.replaceAll('`', '')));
-  const { passed, failed, warnings, untested, skipped } = result.summary;
+  const { passed, failed, warnings, untested, skipped, observed } = result.summary;
   const count = (n: number, word: string, style: Style) => (n > 0 ? paint(style, `${n} ${word}`) : `${n} ${word}`);
   lines.push(
     '',
-    `${count(passed, 'passed', 'green')}, ${count(failed, 'failed', 'red')}, ${count(warnings, 'warnings', 'yellow')}, ${count(untested, 'untested', 'yellow')}, ${skipped} skipped — ${result.target} in ${(result.durationMs / 1000).toFixed(1)} s`,
+    `${count(passed, 'passed', 'green')}, ${count(failed, 'failed', 'red')}, ${count(warnings, 'warnings', 'yellow')}, ${count(untested, 'untested', 'yellow')}, ${skipped} skipped, ${observed} observed — ${result.target} in ${(result.durationMs / 1000).toFixed(1)} s`,
   );
   return `${lines.join('\n')}\n`;
 }

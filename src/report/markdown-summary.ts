@@ -79,7 +79,7 @@ export function markdownSummary(result: RunResult, options: MarkdownOptions = {}
   const lines = [
     `### ${options.title ?? 'print-conformance'}: ${verdict}`,
     '',
-    `${passed} passed, ${failed} failed, ${warnings} warnings, ${untested} untested, ${skipped} skipped — \`${cell(result.target)}\`, ${result.exchanges} exchanges in ${(result.durationMs / 1000).toFixed(1)} s${result.strict ? ' (--strict)' : ''}; exit code ${exitCode}`,
+    `${passed} passed, ${failed} failed, ${warnings} warnings, ${untested} untested, ${skipped} skipped, ${observed} observed — \`${cell(result.target)}\`, ${result.exchanges} exchanges in ${(result.durationMs / 1000).toFixed(1)} s${result.strict ? ' (--strict)' : ''}; exit code ${exitCode}`,
     '',
   ];
   const command = commandLine(result);

@@ -23,7 +23,7 @@ describe('the console', () => {
     expect(lines[0]).toMatch(/^VERDICT +RULE +SEVERITY +EVIDENCE \/ REASON$/);
     expect(result.stdout).not.toMatch(/vitest|JUNIT|report written|Test Files/i);
     expect(result.stdout).not.toContain('\u001b[');
-    expect(lines.at(-2)).toMatch(/^\d+ passed, 0 failed, 0 warnings, 0 untested, \d+ skipped — /);
+    expect(lines.at(-2)).toMatch(/^\d+ passed, 0 failed, 0 warnings, 0 untested, \d+ skipped, \d+ observed — /);
   });
 
   it('run gives a reason for every rule it skips, in its progress', async () => {
