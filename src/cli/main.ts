@@ -6,6 +6,7 @@ import { STDIN } from '../recording/read-exchanges.js';
 import { caCommand } from './ca-command.js';
 import { examplesOnTheirOwnLines } from './help-examples.js';
 import { skipHelpRendering } from './help-rendering.js';
+import { invalidChoice } from './invalid-choice.js';
 import { mergeCommand } from './merge-command.js';
 import { openapiCommand } from './openapi-command.js';
 import { commandSpecs, type OptionSpec } from './option-specs.js';
@@ -76,7 +77,7 @@ const cli = yargs(
   .fail((message, error) => {
     // yargs' own complaints (unknown option, missing value) come without an error object.
     if (error) fail(error.message, error instanceof UsageError ? undefined : error);
-    fail(`${unknownArguments(message, args, specs) ?? message}; see --help`);
+    fail(`${unknownArguments(message, args, specs) ?? invalidChoice(message) ?? message}; see --help`);
   });
 
 // A run that cannot be made leaves no report, never the last run's posing as its own (CLI.md,
