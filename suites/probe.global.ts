@@ -9,7 +9,7 @@ export default async function probeService(project: TestProject): Promise<void> 
   const config = project.getProvidedContext().printConformanceConfig;
   const progress = config.progress ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
   try {
-    const results = await runProbes(config, progress);
+    const results = await runProbes(config, progress, { requests: config.verbose === true });
     project.provide('printConformanceResults', results);
   } catch (error) {
     project.provide('printConformanceResults', { tally: emptyTally(), exchanges: 0, error: (error as Error).message });

@@ -15,7 +15,8 @@ export interface ProbeResults {
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    printConformanceConfig: SuiteConfig & { progress: boolean };
+    /** `verbose`: every request's line besides each phase's. */
+    printConformanceConfig: SuiteConfig & { progress: boolean; verbose?: boolean };
     printConformanceResults: ProbeResults;
   }
 }

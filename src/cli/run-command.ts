@@ -59,6 +59,11 @@ export function runCommand(yargs: Argv) {
           })
           .option('timeout', { type: 'number', default: 30, describe: 'Seconds to wait for each answer' })
           .option('quiet', { type: 'boolean', default: false, describe: 'No progress lines, only the summary' })
+          .option('verbose', {
+            type: 'boolean',
+            default: false,
+            describe: 'Every request and verdict as it comes, and the service profile in the summary',
+          })
           .option('generate', {
             type: 'string',
             describe:
@@ -110,6 +115,7 @@ export function runCommand(yargs: Argv) {
         sarif: argv.sarif,
         reporter: argv.reporter,
         quiet: argv.quiet,
+        verbose: argv.verbose,
         generate: argv.generate,
         seed: argv.seed,
         generateTime: argv['generate-time'],

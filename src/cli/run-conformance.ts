@@ -22,6 +22,7 @@ import { parseHeaders } from './header-option.js';
 import { stopOnInterrupt } from './interrupt.js';
 import { writeMarkdownOutputs } from './markdown-outputs.js';
 import { numberOption } from './number-option.js';
+import { reportsLine } from './reports-line.js';
 import { optionList, selectedRules } from './rule-selection.js';
 import { staleUrlProblem } from './stale-urls.js';
 import { checkReportPlaces, clearPreviousReports } from './writable.js';
@@ -55,6 +56,7 @@ export interface RunOptions {
   sarif?: string;
   reporter: 'console' | 'github';
   quiet: boolean;
+  verbose?: boolean;
   generate?: string;
   seed?: string;
   generateTime?: number;
@@ -187,7 +189,7 @@ export async function runConformance(options: RunOptions): Promise<void> {
 
     // vitest is loaded only when a suite runs: the other commands start faster without it.
     const { runSuite } = await import('./run-suite.js');
-    const outcome = await runSuite({ config, progress: !options.quiet });
+    const outcome = await runSuite({ config, progress: !options.quiet, verbose: options.verbose === true });
     if (refusedForCredentials(outcome.answers))
       throw new UsageError(
         'every request was refused with 401/403: check the credentials (--token, --client-id/--client-secret, --header)',
@@ -221,9 +223,14 @@ export async function runConformance(options: RunOptions): Promise<void> {
     writeMarkdownOutputs(result, options.summaryMd);
     interrupt.reportsWritten(exitCodeOf(result.rules));
     process.stdout.write(
-      consoleSummary(result, { colour: colourWanted(process.stdout), width: terminalWidth(process.stdout) }),
+      consoleSummary(result, {
+        colour: colourWanted(process.stdout),
+        width: terminalWidth(process.stdout),
+        profile: options.verbose === true,
+      }),
     );
     if (options.reporter === 'github') process.stdout.write(githubAnnotations(result));
+    process.stdout.write(reportsLine(options));
     process.exitCode = exitCodeOf(result.rules);
   } finally {
     await reference?.close();

@@ -80,6 +80,8 @@ export interface ConsoleOptions {
   colour?: boolean;
   /** A terminal's width: detail lines (bodies, reproductions) longer than it are shortened. */
   width?: number;
+  /** The service profile whole (default); else one line saying where it is. */
+  profile?: boolean;
 }
 
 /** The width to fit detail lines to: a terminal's; none for a file, a pipe or a CI log, which keep them whole. */
@@ -101,7 +103,13 @@ export function consoleSummary(result: RunResult, options: ConsoleOptions = {}):
   const unselected = result.rules.length - shown.length;
   if (unselected > 0) lines.push(`(${unselected} rules not selected by --only/--skip)`);
   const profile = profileLines(result.profile);
-  if (profile.length > 0)
+  if (profile.length > 0 && options.profile === false) {
+    const count = Object.keys(result.profile).length;
+    lines.push(
+      '',
+      `Service profile: ${count} observe rules recorded what the service does where the description is silent (--verbose, or results.json)`,
+    );
+  } else if (profile.length > 0)
     lines.push('', 'Service profile (where the description is silent):', ...profile.map(terminalText));
   const generated = generatedLines(result);
   if (generated.length > 0) lines.push('', ...generated.map(terminalText));
