@@ -27,7 +27,7 @@ import { clearPreviousReports, type ReportPlaceOptions } from './writable.js';
 const debug = process.argv.includes('--debug');
 
 /** The commands that write results.json, junit.xml and the other reports of a verdict. */
-const REPORTING_COMMANDS = new Set(['run', 'validate', 'replay', 'merge']);
+const REPORTING_COMMANDS = new Set(['run', 'validate', 'replay', 'merge', 'proxy']);
 
 function fail(message: string, error?: unknown): never {
   // One line, always: scripts read it, and yargs writes some complaints over several.

@@ -132,10 +132,20 @@ export function proxyOptions(y: Argv) {
       describe:
         'With -- COMMAND: set HTTP(S)_PROXY, NODE_USE_ENV_PROXY and the CA variables of curl, PHP, Python, Node, .NET and Java for it, so an unmodified client goes through the proxy; --no-client-env sets only PRINT_CONFORMANCE_PROXY_URL',
     })
+    .option('report-dir', {
+      type: 'string',
+      default: 'reports',
+      describe: "Folder for the session's results.json, junit.xml and allure-results/, written when it ends",
+    })
+    .option('junit', { type: 'string', describe: 'Path of the JUnit report (default <report-dir>/junit.xml)' })
+    .option('allure-dir', {
+      type: 'string',
+      describe: 'Folder of Allure results (default <report-dir>/allure-results)',
+    })
     .option('json-report', {
       type: 'string',
       describe:
-        "Write the session's results.json here when it ends (verdicts, what the traffic held, and a wrapped command's exit code)",
+        "Path of the session's results.json (default <report-dir>/results.json): verdicts, what the traffic held, and a wrapped command's exit code",
     })
     .option('sarif', {
       type: 'string',
