@@ -19,6 +19,8 @@ export interface SuiteRunOptions {
   progress: boolean;
   /** Every request and every rule's verdict as it comes, besides each phase's line. */
   verbose?: boolean;
+  /** Where the probes write their exchanges (redacted) for a recording of the run. */
+  exchangesFile?: string;
 }
 
 const MARK: Record<RuleResult['status'], string> = {
@@ -68,7 +70,12 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
       exclude: [],
       globalSetup: [join(compiledSuites, 'probe.global.js')],
       provide: {
-        printConformanceConfig: { ...options.config, progress: options.progress, verbose: options.verbose === true },
+        printConformanceConfig: {
+          ...options.config,
+          progress: options.progress,
+          verbose: options.verbose === true,
+          ...(options.exchangesFile ? { exchangesFile: options.exchangesFile } : {}),
+        },
       },
       // The verdicts are the summary table's at the end: told as they come only when asked for.
       reporters: [options.progress && options.verbose ? progressReporter(write) : {}],

@@ -20,7 +20,13 @@ export async function runProbes(
   await probeService(run);
   // Generated cases come after the fixed probes: their verdicts stand on what those showed first.
   const generated = config.generate ? await runGenerated(run, config.generate) : undefined;
-  return { tally: run.tally.data, exchanges: run.exchanges.length, ...(generated ? { generated } : {}) };
+  return {
+    tally: run.tally.data,
+    exchanges: run.exchanges.length,
+    /** The exchanges themselves, for a recording of the run. */
+    made: run.exchanges,
+    ...(generated ? { generated } : {}),
+  };
 }
 
 /** The probes of `runProbes` into a run of one's own (whose exchanges stay at hand). */
