@@ -319,7 +319,10 @@ describe('print-conformance run', () => {
         /^print-conformance: no rule matches checkout\.nope \(did you mean checkout\.echo\?\); see "print-conformance rules"\n$/,
       ],
       [['--upload-types', 'gif'], /^print-conformance: --upload-types gif is not one of pdf, png, jpeg\n$/],
-      [['--format', 'yaml'], /^print-conformance: --format yaml is not one of json, xml, both \(did you mean xml\?\); see --help$/],
+      [
+        ['--format', 'yaml'],
+        /^print-conformance: --format yaml is not one of json, xml, both \(did you mean xml\?\); see --help\n$/,
+      ],
       [['--header', 'no-colon'], /^print-conformance: --header "no-colon" is not "Name: value"\n$/],
       [
         ['--order-body', '/nonexistent/order.json'],
