@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-ca.ts'],
+    setupFiles: ['test/repository-untouched.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

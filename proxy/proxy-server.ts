@@ -140,8 +140,11 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   const log = options.log ?? (() => {});
   // A recording that cannot be written (a full disk) must not stop the traffic it records: the
   // proxy says so once and goes on forwarding and judging.
-  const recorder = new Recorder(options.recordFile, options.harFile, (message) =>
-    log(`print-conformance: ${message}; exchanges from now on are not recorded there`),
+  const recorder = new Recorder(
+    options.recordFile,
+    options.harFile,
+    (message) => log(`print-conformance: ${message}; exchanges from now on are not recorded there`),
+    target.href,
   );
   await recorder.ready();
   // The target is the service's base: what goes elsewhere under it is not the interface.

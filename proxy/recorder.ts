@@ -25,8 +25,9 @@ export type RecordedExchange = Exchange & {
   test?: string;
 };
 
-const HAR_HEAD =
-  '{\n  "log": {\n    "version": "1.2",\n    "creator": { "name": "print-conformance", "version": "1" },\n    "entries": [\n';
+/** The HAR document up to its first entry; `_target` names the proxy's target, so validate needs no --base-url. */
+const harHead = (target: string | undefined) =>
+  `{\n  "log": {\n    "version": "1.2",\n    "creator": { "name": "print-conformance", "version": "1" },\n${target ? `    "_target": ${JSON.stringify(target)},\n` : ''}    "entries": [\n`;
 const HAR_TAIL = '\n    ]\n  }\n}\n';
 
 /**
@@ -69,12 +70,20 @@ export class Recorder {
   /** Why a file stopped being written (a full disk, say), once one did. */
   failure: string | undefined;
 
-  /** @param failed told once, when a file can no longer be written: the proxy goes on forwarding. */
+  /** Each NDJSON line starts by naming the target: the recording says which service it is of. */
+  private readonly linePrefix: string | undefined;
+
+  /**
+   * @param failed told once, when a file can no longer be written: the proxy goes on forwarding.
+   * @param target the proxy's target, named in every line and in the HAR log.
+   */
   constructor(
     private readonly ndjsonFile: string | undefined,
     private readonly harFile: string | undefined,
     private readonly failed: (message: string) => void = () => {},
+    private readonly target?: string,
   ) {
+    this.linePrefix = target === undefined ? undefined : `{"target":${JSON.stringify(target)},`;
     this.ndjson = ndjsonFile ? outputStream(ndjsonFile, 'append') : undefined;
     try {
       this.har = harFile ? outputStream(harFile, 'replace') : undefined;
@@ -90,7 +99,7 @@ export class Recorder {
   async ready(): Promise<void> {
     this.ndjson?.on('error', (error) => this.broke(this.ndjsonFile, error));
     this.har?.on('error', (error) => this.broke(this.harFile, error));
-    this.har?.write(HAR_HEAD);
+    this.har?.write(harHead(this.target));
   }
 
   private broke(file: string | undefined, error: NodeJS.ErrnoException): void {
@@ -100,7 +109,11 @@ export class Recorder {
   }
 
   record(exchange: RecordedExchange): void {
-    this.ndjsonLines?.append(JSON.stringify(exchange), true);
+    if (this.ndjsonLines) {
+      const line = JSON.stringify(exchange);
+      // Spliced in as text: a copy of the exchange with one more member would cost more per line.
+      this.ndjsonLines.append(this.linePrefix && line.length > 2 ? `${this.linePrefix}${line.slice(1)}` : line, true);
+    }
     if (this.harLines) {
       this.harLines.append(`${this.harEntries > 0 ? ',\n' : ''}      ${JSON.stringify(harEntry(exchange))}`);
       this.harEntries += 1;

@@ -15,7 +15,11 @@ export interface ProbeResults {
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    printConformanceConfig: SuiteConfig & { progress: boolean };
+    /**
+     * `verbose`: every request's line besides each phase's. `exchangesFile`: where the probes'
+     * exchanges go, redacted, one JSON line each, for run --record and --har.
+     */
+    printConformanceConfig: SuiteConfig & { progress: boolean; verbose?: boolean; exchangesFile?: string };
     printConformanceResults: ProbeResults;
   }
 }

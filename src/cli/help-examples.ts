@@ -1,10 +1,12 @@
 import type { Argv } from 'yargs';
+import { foldCommand } from '../report/fold-command.js';
 
 // yargs lays an example out in two columns, the command in the left one, and wraps a long command
 // in the middle ("--target" on one line, its URL on the next): copied from a terminal, it no longer
-// runs. Each example is written instead as its description, a shell comment, over the command whole.
+// runs. Each example is written instead as its description, a shell comment, over the command whole,
+// and a command longer than the width is folded between words with backslash continuations.
 
-/** The description as comment lines that fit `width`, then the command on a line of its own. */
+/** The description as comment lines that fit `width`, then the command on lines of its own. */
 export function exampleLines(command: string, description: string, width: number): string[] {
   // yargs pads an example with two spaces each side; "# " starts every comment line.
   const room = Math.max(20, width - 6);
@@ -17,7 +19,9 @@ export function exampleLines(command: string, description: string, width: number
     } else line = line ? `${line} ${word}` : word;
   }
   if (line) lines.push(`# ${line}`);
-  return [...lines, command];
+  // Measured as printed: yargs writes the tool's name for $0.
+  const printed = command.replaceAll('$0', 'print-conformance');
+  return [...lines, ...foldCommand(printed, room, '  ').split('\n')];
 }
 
 /** Makes every `.example(command, description)` given to this instance and its commands lay out so. */

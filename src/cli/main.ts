@@ -8,6 +8,7 @@ import { terminalText } from '../report/terminal-text.js';
 import { caCommand } from './ca-command.js';
 import { examplesOnTheirOwnLines } from './help-examples.js';
 import { skipHelpRendering } from './help-rendering.js';
+import { invalidChoice } from './invalid-choice.js';
 import { mergeCommand } from './merge-command.js';
 import { openapiCommand } from './openapi-command.js';
 import { commandSpecs, type OptionSpec } from './option-specs.js';
@@ -28,7 +29,7 @@ import { clearPreviousReports, type ReportPlaceOptions } from './writable.js';
 const debug = process.argv.includes('--debug');
 
 /** The commands that write results.json, junit.xml and the other reports of a verdict. */
-const REPORTING_COMMANDS = new Set(['run', 'validate', 'replay', 'merge']);
+const REPORTING_COMMANDS = new Set(['run', 'validate', 'replay', 'merge', 'proxy']);
 
 function fail(message: string, error?: unknown): never {
   // One line, always: scripts read it, and yargs writes some complaints over several.
@@ -85,7 +86,7 @@ const cli = yargs(
   .fail((message, error) => {
     // yargs' own complaints (unknown option, missing value) come without an error object.
     if (error) fail(error.message, error instanceof UsageError ? undefined : error);
-    fail(`${unknownArguments(message, args, specs) ?? message}; see --help`);
+    fail(`${unknownArguments(message, args, specs) ?? invalidChoice(message) ?? message}; see --help`);
   });
 
 // A run that cannot be made leaves no report, never the last run's posing as its own (CLI.md,

@@ -10,7 +10,13 @@ export function mergeCommand(yargs: Argv) {
     (y) =>
       withSettings(
         withReportOptions(y)
-          .positional('files', { type: 'string', array: true, describe: 'results.json files of the shards' })
+          .positional('files', {
+            // Required: an empty default would only contradict that in --help.
+            default: undefined,
+            type: 'string',
+            array: true,
+            describe: 'results.json files of the shards',
+          })
           .option('quiet', {
             type: 'boolean',
             default: false,

@@ -37,6 +37,11 @@ function readResults(file: string, files: number): RunResult {
     if (!(error instanceof ShapeError)) throw error;
     throw new UsageError(`${file} is not a results.json merge can take: ${error.message}; run its shard again`);
   }
+  // A run of the suite is whole in itself: taken as a part, it would pass for every shard of a run.
+  if (value.run.face === 'suite')
+    throw new UsageError(
+      `${file} is the results of a run of the suite, which is whole in itself: merge takes the results.json that validate (--shard K/N) wrote of parts of one traffic`,
+    );
   return value as RunResult;
 }
 

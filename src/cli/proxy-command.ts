@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import type { ProxyHandle, ProxyOptions } from '../../proxy/proxy-server.js';
@@ -17,7 +17,7 @@ import { optionList, selectedRules } from './rule-selection.js';
 import { serviceUrl } from './service-url.js';
 import { withSettings } from './settings.js';
 import { commandAfterDashes, runWrapped } from './wrapped-command.js';
-import { distinctOutputs, writableFile } from './writable.js';
+import { checkReportPlaces, distinctOutputs } from './writable.js';
 
 /** The log line of one exchange: "POST /v2/checkout/abc → 400  rule (request)". */
 const EXCHANGE_LINE = /^[A-Z]+ \/\S* → /;
@@ -34,14 +34,15 @@ function proxySettings(argv: ProxyArgs, selected: Set<string>): Omit<ProxyOption
   const target = serviceUrl(argv.target, '--target', 'clients send their own credentials through the proxy');
   portOption(argv.port);
   const connectTimeoutMs = numberOption(argv['connect-timeout'], '--connect-timeout', 0.001) * 1000;
-  if (argv['summary-md']) writableFile(resolve(argv['summary-md']), '--summary-md');
-  if (argv['json-report']) writableFile(resolve(argv['json-report']), '--json-report');
-  if (argv.sarif) writableFile(resolve(argv.sarif), '--sarif');
+  // The session's reports go where run's go, checked as run checks them, before anything starts.
+  checkReportPlaces(argv);
+  const reportDir = resolve(argv['report-dir']);
   distinctOutputs([
     ['--record', argv.record],
     ['--har', argv.har],
     ['--summary-md', argv['summary-md']],
-    ['--json-report', argv['json-report']],
+    ['--json-report', argv['json-report'] ?? join(reportDir, 'results.json')],
+    ['--junit', argv.junit ?? join(reportDir, 'junit.xml')],
     ['--sarif', argv.sarif],
   ]);
   const clientTimeoutMs = numberOption(argv['client-timeout'], '--client-timeout') * 1000;
@@ -134,8 +135,7 @@ export function proxyCommand(yargs: Argv) {
       const reporting = Promise.all([
         import('./proxy-verdict.js'),
         import('../report/console-summary.js'),
-        import('../report/json-report.js'),
-        import('../report/sarif-report.js'),
+        import('../report/write-reports.js'),
       ]);
       // Starting may fail first: the verdict's code is then not waited for, nor its failure left unhandled.
       reporting.catch(() => {});
@@ -197,7 +197,7 @@ export function proxyCommand(yargs: Argv) {
         clientEnv?.remove();
         await proxy.close();
       }
-      const [{ proxyVerdict }, { terminalWidth }, { writeJsonReport }, { writeSarifReport }] = await reporting;
+      const [{ proxyVerdict }, { terminalWidth }, { writeReports }] = await reporting;
       const verdict = proxyVerdict({
         ...sessionFacts(),
         ...(wrapped ? { command: { command: wrapped.join(' '), exitCode: commandCode } } : {}),
@@ -217,19 +217,18 @@ export function proxyCommand(yargs: Argv) {
           );
         }
       }
-      if (argv['json-report']) {
-        try {
-          writeJsonReport(verdict.result, resolve(argv['json-report']));
-        } catch (error) {
-          log(`print-conformance: cannot write ${argv['json-report']}: ${fileProblem(error)}`);
-        }
-      }
-      if (argv.sarif) {
-        try {
-          writeSarifReport(verdict.result, resolve(argv.sarif));
-        } catch (error) {
-          log(`print-conformance: cannot write ${argv.sarif}: ${fileProblem(error)}`);
-        }
+      // The reports of a session, as run writes them; one that cannot be written is said, and the
+      // verdict stands (the traffic went through either way).
+      try {
+        writeReports(verdict.result, {
+          reportDir: argv['report-dir'],
+          jsonReport: argv['json-report'],
+          junit: argv.junit,
+          allureDir: argv['allure-dir'],
+          sarif: argv.sarif,
+        });
+      } catch (error) {
+        log(`print-conformance: cannot write the reports: ${fileProblem(error)}`);
       }
       process.exitCode = verdict.exitCode;
     },

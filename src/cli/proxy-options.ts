@@ -137,10 +137,20 @@ export function proxyOptions(y: Argv) {
       describe:
         'The control API and live page (/__print-conformance/) answer clients on this machine only; with a token, anyone sending Authorization: Bearer TOKEN (or ?token=TOKEN) (env PRINT_CONFORMANCE_PROXY_CONTROL_TOKEN)',
     })
+    .option('report-dir', {
+      type: 'string',
+      default: 'reports',
+      describe: "Folder for the session's results.json, junit.xml and allure-results/, written when it ends",
+    })
+    .option('junit', { type: 'string', describe: 'Path of the JUnit report (default <report-dir>/junit.xml)' })
+    .option('allure-dir', {
+      type: 'string',
+      describe: 'Folder of Allure results (default <report-dir>/allure-results)',
+    })
     .option('json-report', {
       type: 'string',
       describe:
-        "Write the session's results.json here when it ends (verdicts, what the traffic held, and a wrapped command's exit code)",
+        "Path of the session's results.json (default <report-dir>/results.json): verdicts, what the traffic held, and a wrapped command's exit code",
     })
     .option('sarif', {
       type: 'string',

@@ -40,6 +40,8 @@ export function replayCommand(yargs: Argv) {
             '$0 replay FILE… --target URL\n\nSends the client requests of proxy recordings (NDJSON, or HAR with bodies) again to a service, in their order: a fresh order wherever the recording placed one, each checkout and upload URL replaced by the one the new order gives. The new answers are judged as validate judges traffic, and each answer that differs from the recorded one where the interface cares (status class, format, a documented member, FileType) is listed. Bodies recorded as digests cannot be sent again: record with proxy --record-bodies.',
           )
           .positional('files', {
+            // Required: an empty default would only contradict that in --help.
+            default: undefined,
             type: 'string',
             array: true,
             describe: 'Recordings of the proxy (.ndjson) or HAR files, replayed in this order as one session',

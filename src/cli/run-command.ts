@@ -64,6 +64,17 @@ export function runCommand(yargs: Argv) {
           })
           .option('timeout', { type: 'number', default: 30, describe: 'Seconds to wait for each answer' })
           .option('quiet', { type: 'boolean', default: false, describe: 'No progress lines, only the summary' })
+          .option('record', {
+            type: 'string',
+            describe:
+              "Write the suite's own exchanges here as NDJSON, as the proxy records (for validate, replay, a bug report)",
+          })
+          .option('har', { type: 'string', describe: "Write the suite's own exchanges here as HAR 1.2" })
+          .option('verbose', {
+            type: 'boolean',
+            default: false,
+            describe: 'Every request and verdict as it comes, and the service profile in the summary',
+          })
           .option('generate', {
             type: 'string',
             describe:
@@ -116,6 +127,9 @@ export function runCommand(yargs: Argv) {
         sarif: argv.sarif,
         reporter: argv.reporter,
         quiet: argv.quiet,
+        verbose: argv.verbose,
+        record: argv.record,
+        har: argv.har,
         generate: argv.generate,
         seed: argv.seed,
         generateTime: argv['generate-time'],

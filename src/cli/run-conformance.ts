@@ -1,5 +1,6 @@
-import { readFileSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { TOOL_VERSION } from '../contract/package-root.js';
 import { RULES, type RuleId } from '../contract/rules.js';
 import { fileProblem } from '../findings/file-problem.js';
@@ -22,10 +23,12 @@ import { parseHeaders } from './header-option.js';
 import { stopOnInterrupt } from './interrupt.js';
 import { writeMarkdownOutputs } from './markdown-outputs.js';
 import { numberOption } from './number-option.js';
+import { reportsLine } from './reports-line.js';
 import { optionList, selectedRules } from './rule-selection.js';
+import { readProbeExchanges, writeRunRecording } from './run-recording.js';
 import { configFileUsed } from './settings.js';
 import { staleUrlProblem } from './stale-urls.js';
-import { checkReportPlaces, clearPreviousReports } from './writable.js';
+import { checkReportPlaces, clearPreviousReports, distinctOutputs, writableFile } from './writable.js';
 
 // The use case behind `print-conformance run`: find the URLs, probe the service through the
 // vitest suite, and write every report from the one set of verdicts.
@@ -63,6 +66,10 @@ export interface RunOptions {
   sarif?: string;
   reporter: 'console' | 'github';
   quiet: boolean;
+  verbose?: boolean;
+  /** The suite's own exchanges, as the proxy records them. */
+  record?: string;
+  har?: string;
   generate?: string;
   seed?: string;
   generateTime?: number;
@@ -111,6 +118,16 @@ export async function runConformance(options: RunOptions): Promise<void> {
     sarif: options.sarif,
   };
   checkReportPlaces(places);
+  const recording = { record: options.record, har: options.har };
+  for (const [option, file] of Object.entries(recording)) if (file) writableFile(resolve(file), `--${option}`);
+  distinctOutputs([
+    ['--record', options.record],
+    ['--har', options.har],
+    ['--json-report', options.jsonReport ?? join(resolve(options.reportDir), 'results.json')],
+    ['--junit', options.junit ?? join(resolve(options.reportDir), 'junit.xml')],
+    ['--summary-md', options.summaryMd],
+    ['--sarif', options.sarif],
+  ]);
 
   const { token, clientId, clientSecret } = options;
   if ((clientId === undefined) !== (clientSecret === undefined))
@@ -222,7 +239,18 @@ export async function runConformance(options: RunOptions): Promise<void> {
 
     // vitest is loaded only when a suite runs: the other commands start faster without it.
     const { runSuite } = await import('./run-suite.js');
-    const outcome = await runSuite({ config, progress: !options.quiet });
+    // The probes hand their exchanges over through a file of the run's own, removed at its end.
+    const exchangesFile =
+      options.record || options.har
+        ? join(mkdtempSync(join(tmpdir(), 'print-conformance-run-')), 'exchanges.ndjson')
+        : undefined;
+    if (exchangesFile) interrupt.atStop(() => rmSync(dirname(exchangesFile), { recursive: true, force: true }));
+    const outcome = await runSuite({
+      config,
+      progress: !options.quiet,
+      verbose: options.verbose === true,
+      ...(exchangesFile ? { exchangesFile } : {}),
+    });
     if (refusedForCredentials(outcome.answers))
       throw new UsageError(
         'every request was refused with 401/403: check the credentials (--token, --client-id/--client-secret, --header)',
@@ -254,11 +282,28 @@ export async function runConformance(options: RunOptions): Promise<void> {
       sarif: options.sarif,
     });
     writeMarkdownOutputs(result, options.summaryMd);
+    if (exchangesFile) {
+      try {
+        await writeRunRecording(
+          recording,
+          redactText(baseUrl, secrets),
+          { found: preflightExchanges, probed: readProbeExchanges(exchangesFile) },
+          { names: credentialHeaders, secrets },
+        );
+      } finally {
+        rmSync(dirname(exchangesFile), { recursive: true, force: true });
+      }
+    }
     interrupt.reportsWritten(exitCodeOf(result.rules));
     process.stdout.write(
-      consoleSummary(result, { colour: colourWanted(process.stdout), width: terminalWidth(process.stdout) }),
+      consoleSummary(result, {
+        colour: colourWanted(process.stdout),
+        width: terminalWidth(process.stdout),
+        profile: options.verbose === true,
+      }),
     );
     if (options.reporter === 'github') process.stdout.write(githubAnnotations(result));
+    process.stdout.write(reportsLine(options));
     process.exitCode = exitCodeOf(result.rules);
   } finally {
     await reference?.close();

@@ -17,6 +17,10 @@ import type { TallyData } from '../validate/tally.js';
 export interface SuiteRunOptions {
   config: SuiteConfig;
   progress: boolean;
+  /** Every request and every rule's verdict as it comes, besides each phase's line. */
+  verbose?: boolean;
+  /** Where the probes write their exchanges (redacted) for a recording of the run. */
+  exchangesFile?: string;
 }
 
 const MARK: Record<RuleResult['status'], string> = {
@@ -65,8 +69,16 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
       include: ['**/*.suite.js'],
       exclude: [],
       globalSetup: [join(compiledSuites, 'probe.global.js')],
-      provide: { printConformanceConfig: { ...options.config, progress: options.progress } },
-      reporters: [options.progress ? progressReporter(write) : {}],
+      provide: {
+        printConformanceConfig: {
+          ...options.config,
+          progress: options.progress,
+          verbose: options.verbose === true,
+          ...(options.exchangesFile ? { exchangesFile: options.exchangesFile } : {}),
+        },
+      },
+      // The verdicts are the summary table's at the end: told as they come only when asked for.
+      reporters: [options.progress && options.verbose ? progressReporter(write) : {}],
       // The verdict tests only read the tally; one worker keeps the run light on a 2-core machine.
       pool: 'threads',
       maxWorkers: 1,

@@ -1,24 +1,9 @@
-import type { ExchangeKind } from '../contract/exchange-facts.js';
+import { everyAnswerGone as allGone } from '../validate/gone-answers.js';
 import type { TallyData } from '../validate/tally.js';
 
 // A run whose every checkout (or every upload) request got the same 404 or 410 did not reach a
 // checkout or upload at all: the URL is stale (an expired or used code) or belongs to another
 // service or account. That says nothing of the service's conformance: the run could not be made.
-
-const GONE = new Set(['404', '410']);
-
-/** The one status every answer of these kinds had, when it is 404 or 410. */
-function allGone(answers: TallyData['answers'], kinds: ExchangeKind[]): string | undefined {
-  const statuses = new Set<string>();
-  let count = 0;
-  for (const kind of kinds)
-    for (const [answer, n] of Object.entries(answers[kind] ?? {})) {
-      statuses.add(answer.slice(0, 3));
-      count += n;
-    }
-  const [only] = statuses;
-  return count > 0 && statuses.size === 1 && only !== undefined && GONE.has(only) ? only : undefined;
-}
 
 /** One line saying which URL answered nothing but 404/410, and what to do; undefined when none did. */
 export function staleUrlProblem(

@@ -66,6 +66,8 @@ export function validateCommand(yargs: Argv) {
       withSettings(
         withReportOptions(y)
           .positional('files', {
+            // Required: an empty default would only contradict that in --help.
+            default: undefined,
             type: 'string',
             array: true,
             describe: 'Recordings (.ndjson) or HAR files; - reads one from standard input',

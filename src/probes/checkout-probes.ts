@@ -18,7 +18,7 @@ export async function probeCheckout(run: ProbeRun, format: Format, id: string): 
 
   if (!run.config.readOnly) {
     await probeReturnUrlLengths(run, format, id);
-    await run.probe({ method: 'POST', url, headers, body: MALFORMED_BODY[format] }, { format });
+    await run.probe({ method: 'POST', url, headers, body: MALFORMED_BODY[format] }, { format, refusalMeant: true });
     await probeRequestForms(run, format, id);
     await probeCrossedFormats(run, format, id);
     if (format === 'xml') await probeXmlShapes(run, id);

@@ -69,7 +69,7 @@ export async function probeObservations(run: ProbeRun): Promise<void> {
 
   const unknownCheckout = await run.probe(
     { method: 'GET', url: withUnknownCode(checkoutUrl), headers: { accept: 'application/json' } },
-    { format: 'any' },
+    { format: 'any', refusalMeant: true },
   );
   run.observe(
     'observe.unknown-code',
@@ -85,7 +85,7 @@ export async function probeObservations(run: ProbeRun): Promise<void> {
         headers: { accept: 'application/json', 'content-type': 'application/pdf' },
         body: SAMPLE_FILES.pdf,
       },
-      { format: 'any' },
+      { format: 'any', refusalMeant: true },
     );
     run.observe('observe.unknown-code', 'POST files/{unknown}', unknownUpload.response?.status ?? unknownUpload.error);
   }

@@ -23,6 +23,20 @@ export interface RecordOptions {
    * and the expectation judged only when the request was accepted.
    */
   refusalObserved?: string;
+  /** A request sent to be refused (a malformed body, an unknown code) that no rule's expectation names. */
+  refusalMeant?: boolean;
+}
+
+/** How much of the probing the progress tells: each phase's line always, each request's with `requests`. */
+export interface ProgressDetail {
+  requests: boolean;
+}
+
+/** Whether a request was sent to be refused: a refusal is then its expected answer, not a problem. */
+function refusalAskedFor(options: RecordOptions): boolean {
+  return (
+    options.expect?.answer === 'rejected' || options.refusalMeant === true || options.refusalObserved !== undefined
+  );
 }
 
 /**
@@ -37,11 +51,26 @@ export class ProbeRun {
   private readonly observations = new Map<RuleId, Record<string, unknown>>();
   private readonly state = new CheckoutState();
   private sent = 0;
+  /** Refusals of requests sent to be refused: counted apart, so that nobody reads them as trouble. */
+  private refusedAsMeant = 0;
 
   constructor(
     readonly config: SuiteConfig,
     readonly progress: (line: string) => void = () => {},
+    private readonly told: ProgressDetail = { requests: false },
   ) {}
+
+  /** Runs one group of probes and tells it in one line: its requests, and how many were refused as meant. */
+  async phase(name: string, probes: () => Promise<void>): Promise<void> {
+    const [sent, refused] = [this.sent, this.refusedAsMeant];
+    if (this.told.requests) this.progress(name);
+    await probes();
+    const requests = this.sent - sent;
+    const meant = this.refusedAsMeant - refused;
+    const refusals = meant > 0 ? `; ${meant} refused, as the probes meant` : '';
+    if (!this.told.requests)
+      this.progress(`${name.padEnd(16)} ${requests} request${requests === 1 ? '' : 's'}${refusals}`);
+  }
 
   summarise(exchange: Exchange, violation?: Violation): ExchangeSummary {
     return summariseExchange(exchange, this.config.secrets, this.config.credentialHeaders, violation);
@@ -66,9 +95,6 @@ export class ProbeRun {
     const headers = { ...(withCredentials ? this.config.headers : this.withoutCredentials()), ...outgoing.headers };
     const exchange = await sender({ ...outgoing, headers }, this.config.timeoutMs);
     this.sent += 1;
-    this.progress(
-      `  ${String(this.sent).padStart(3)} ${outgoing.method} ${redactText(outgoing.url, this.config.secrets)} → ${exchange.response?.status ?? exchange.error}`,
-    );
     return exchange;
   }
 
@@ -79,6 +105,14 @@ export class ProbeRun {
 
   record(exchange: Exchange, options: RecordOptions): void {
     this.exchanges.push(exchange);
+    // Told as it is judged: a probe's deliberate refusal is marked as meant.
+    const status = exchange.response?.status;
+    const asMeant = status !== undefined && status >= 400 && status < 500 && refusalAskedFor(options);
+    if (asMeant) this.refusedAsMeant += 1;
+    if (this.told.requests)
+      this.progress(
+        `  ${String(this.exchanges.length).padStart(3)} ${exchange.request.method} ${redactText(exchange.request.url, this.config.secrets)} → ${status ?? exchange.error}${asMeant ? ' (refused, as meant)' : ''}`,
+      );
     const judged = judgeExchange(exchange, this.state);
     const ignored = new Set(options.ignore);
     if ((exchange.response?.status ?? 0) >= 400) for (const rule of REFUSALS_JUDGED_BY_PROBES) ignored.add(rule);
@@ -98,7 +132,6 @@ export class ProbeRun {
     }
     const format = options.format === 'any' ? undefined : options.format;
     this.tally.record(exchange, { ...judged, violations, tested: judged.tested.filter(keep) }, { format });
-    const status = exchange.response?.status;
     if (options.refusalObserved !== undefined && status !== undefined && status >= 400 && status < 500) {
       const seen = this.observationsOf('observe.status-codes');
       const before = seen[options.refusalObserved];

@@ -6,6 +6,7 @@ import { hashOf, isOrderUrl, partitionKeyOfUrl, requestUrlOfBytes } from './line
 import { baseFromOrderAnswers } from './order-base.js';
 import { RawLineSplitter } from './raw-lines.js';
 import { givenTwice, openRecording, recordingName, recordingSize } from './read-exchanges.js';
+import { recordedTarget } from './recorded-target.js';
 import type { JudgeResult } from './recording-judge.js';
 import { WorkerJudges } from './worker-judges.js';
 
@@ -68,8 +69,9 @@ export async function judgeRecordings(files: string[], options: JudgeOptions): P
   // Worker threads load the judging code while the base is looked for.
   const workers = jobs === 1 ? undefined : new WorkerJudges(jobs, shards);
   try {
-    // Every judge and shard takes the same base: the one given, else the one the first order names.
-    const base = options.base ?? (await baseFromOrderAnswers(files));
+    // Every judge and shard takes the same base: the one given, else the target the proxy that
+    // made the recordings judged them under, else the one the first order names.
+    const base = options.base ?? recordedTarget(files) ?? (await baseFromOrderAnswers(files));
     const sink = workers ? workers.sink(base) : inProcessSink(base);
     return await judgeAll(files, sink, options);
   } catch (error) {

@@ -38,25 +38,40 @@ function leavesOf(schema: SchemaName, format: Document['format']): string[] {
   return members.filter((pointer) => !members.some((other) => other.startsWith(`${pointer}/`)));
 }
 
-/** A member's value as text, undefined when absent; "nil" for an XML nil or a JSON null. */
-function valueAt(document: Document, schema: SchemaName, pointer: string): string | undefined {
+/** A member's value as text, with the JSON type it had ("string" for XML, which has no other). */
+interface Value {
+  text: string;
+  type: string;
+}
+
+/** A member's value, undefined when absent; "nil" for an XML nil or a JSON null. */
+function valueAt(document: Document, schema: SchemaName, pointer: string): Value | undefined {
   const name = pointer.slice(1);
   if (document.format === 'xml' && xmlNilElementsOf(schema).some((element) => element.toLowerCase() === name)) {
     const element = document.root.children.find((child) => child.local.toLowerCase() === name);
     if (!element) return undefined;
-    return isXsiNil(element) ? 'nil' : element.text;
+    return isXsiNil(element) ? { text: 'nil', type: 'null' } : { text: element.text, type: 'string' };
   }
   let here: unknown = modelOf(document, schema);
   for (const key of pointer.split('/').filter(Boolean)) here = memberOf(here, key);
   if (here === undefined) return undefined;
-  if (here === null) return 'nil';
-  return typeof here === 'string' ? here : JSON.stringify(here);
+  if (here === null) return { text: 'nil', type: 'null' };
+  return typeof here === 'string' ? { text: here, type: 'string' } : { text: JSON.stringify(here), type: typeof here };
 }
 
-function sameValue(pointer: string, a: string, b: string): boolean {
+function sameValue(pointer: string, a: Value, b: Value): boolean {
   if (VALUES_THAT_DIFFER.has(pointer)) return true;
-  if (CASE_FREE.has(pointer)) return a.toLowerCase() === b.toLowerCase();
-  return a === b;
+  // A number become a string (12.5 and "12.5") reads the same as text, but breaks a client that computes with it.
+  if (a.type !== b.type) return false;
+  if (CASE_FREE.has(pointer)) return a.text.toLowerCase() === b.text.toLowerCase();
+  return a.text === b.text;
+}
+
+/** A value as a difference shows it: a string quoted when the other side's value was of another type. */
+function shown(value: Value, other: Value | undefined): string {
+  return value.type === 'string' && other !== undefined && other.type !== 'string' && other.type !== 'null'
+    ? JSON.stringify(value.text)
+    : value.text;
 }
 
 function memberDifferences(recorded: Document, replayed: Document, schema: SchemaName): AnswerDifference[] {
@@ -69,8 +84,8 @@ function memberDifferences(recorded: Document, replayed: Document, schema: Schem
     const member = displayPath(pointer, recorded.format);
     out.push({
       member,
-      ...(before === undefined ? {} : { recorded: before }),
-      ...(now === undefined ? {} : { replayed: now }),
+      ...(before === undefined ? {} : { recorded: shown(before, now) }),
+      ...(now === undefined ? {} : { replayed: shown(now, before) }),
     });
   }
   return out;

@@ -10,11 +10,12 @@ import { allureEnvironment, allureExecutor } from './allure-environment.js';
 import { allureLabels } from './allure-labels.js';
 import { StagingWriter } from './allure-staging-writer.js';
 import { clearAllureResults } from './clear-allure-results.js';
-import { failureHeadline, failureText } from './failure-text.js';
+import { failureHeadline, failureText, OBSERVED, sameFindings } from './failure-text.js';
 
 // Allure results, the same for run and validate: one test per rule, labelled with its ID, severity
 // and seed section, with the exchanges that broke it attached. A rule that fails the run is
-// `failed` (never `broken`), an untested or skipped one `skipped` with the reason.
+// `failed` (never `broken`), an untested or skipped one `skipped` with the reason, an observed one
+// `unknown`.
 // Allure keys History, trends, "new failed" and flaky marks on historyId, which it would otherwise
 // hash from the parameters: a rule's identity is therefore its ID alone, and its verdict per format
 // is a step, never a parameter, so that a rule keeps one history whatever its verdicts.
@@ -24,21 +25,34 @@ export function allureIdOf(ruleId: string): string {
   return createHash('md5').update(`print-conformance:${ruleId}`).digest('hex');
 }
 
+/** Allure's status of a result that is neither a verdict nor "not run"; its JavaScript model names only the four others. */
+const UNKNOWN = 'unknown' as Status;
+
 function formatStatus(format: FormatResult, rule: RuleResult): Status {
   if (format.status === 'failed') return rule.failsRun ? Status.FAILED : Status.PASSED;
   if (format.status === 'untested' || format.status === 'skipped') return Status.SKIPPED;
+  if (format.status === 'observed') return UNKNOWN;
   return Status.PASSED;
 }
 
+/**
+ * An observe rule records and never judges: `unknown`, Allure's one status that is neither a
+ * verdict nor "not run", so that the page counts as many passed as the console and results.json.
+ */
 function statusOf(rule: RuleResult): Status {
   if (rule.failsRun) return Status.FAILED;
   if (rule.status === 'untested' || rule.status === 'skipped') return Status.SKIPPED;
+  if (rule.status === 'observed') return UNKNOWN;
   return Status.PASSED;
 }
 
+/** The width a result's message is folded to: the card Allure shows it in. */
+const CARD_WIDTH = 100;
+
 function messageOf(rule: RuleResult): string | undefined {
-  if (rule.failsRun) return failureText(rule, 3);
+  if (rule.failsRun) return failureText(rule, { shown: 3, width: CARD_WIDTH });
   if (rule.status === 'untested' || rule.status === 'skipped') return `${rule.status}: ${rule.reason ?? ''}`;
+  if (rule.status === 'observed') return `observed: ${OBSERVED}`;
   if (rule.status === 'failed') return `warning: ${failureHeadline(rule)}`;
   return undefined;
 }
@@ -49,11 +63,14 @@ function writeInto(result: RunResult, folder: string): void {
     environmentInfo: allureEnvironment(result),
   });
   const start = Date.parse(result.startedAt) || Date.now();
+  // A rule's verdict is given when the run ends, so each test spans the run: the page's header
+  // then says how long the run took, as results.json does (it spans its tests' earliest start to
+  // latest stop). How long the rule's own exchanges took is its steps' time.
+  const end = start + result.durationMs;
   for (const ruleResult of result.rules) {
     const rule = ruleById(ruleResult.id);
     const message = messageOf(ruleResult);
     const id = allureIdOf(rule.id);
-    // Each test lasts as long as the exchanges that tested it, not the whole run.
     const stop = start + (ruleResult.durationMs ?? 0);
     const uuid = runtime.startTest({
       name: rule.id,
@@ -67,8 +84,10 @@ function writeInto(result: RunResult, folder: string): void {
       statusDetails: message === undefined ? {} : { message },
       start,
     });
-    for (const [index, failure] of ruleResult.failures.slice(0, 3).entries()) {
-      runtime.writeAttachment(uuid, null, `exchange ${index + 1}`, Buffer.from(JSON.stringify(failure, null, 2)), {
+    // One exchange per distinct finding: the same finding of ten exchanges is one attachment, not ten.
+    for (const [index, { first, count }] of sameFindings(ruleResult.failures).slice(0, 3).entries()) {
+      const name = `finding ${index + 1}${count > 1 ? ` (${count} exchanges, the first)` : ''}`;
+      runtime.writeAttachment(uuid, null, name, Buffer.from(JSON.stringify(first, null, 2)), {
         contentType: 'application/json',
       });
     }
@@ -85,7 +104,7 @@ function writeInto(result: RunResult, folder: string): void {
         });
       if (step) runtime.stopStep(step, { stop });
     }
-    runtime.stopTest(uuid, { stop });
+    runtime.stopTest(uuid, { stop: end });
     runtime.writeTest(uuid);
   }
   for (const test of result.clientTests ?? []) {

@@ -1,8 +1,8 @@
-import type { Finding, RuleResult, RunResult } from '../findings/types.js';
+import type { RuleResult, RunResult } from '../findings/types.js';
 import { type Paint, painter, type Style } from './colour.js';
 import { coverageLines } from './coverage-lines.js';
 import { failureDetail } from './failure-detail.js';
-import { exchangeLine } from './failure-text.js';
+import { exchangeLine, sameFindings } from './failure-text.js';
 import { generatedLines } from './generated-lines.js';
 import { profileLines } from './profile-lines.js';
 import { terminalText } from './terminal-text.js';
@@ -47,23 +47,6 @@ function note(rule: RuleResult): string {
     .concat(rule.formats.length ? ' exchanges' : '');
 }
 
-/** Findings that say the same thing (format, side, message) of several exchanges, told once. */
-interface SameFinding {
-  first: Finding;
-  count: number;
-}
-
-function sameFindings(failures: readonly Finding[]): SameFinding[] {
-  const groups = new Map<string, SameFinding>();
-  for (const failure of failures) {
-    const key = JSON.stringify([failure.format, failure.side, failure.message]);
-    const group = groups.get(key);
-    if (group) group.count += 1;
-    else groups.set(key, { first: failure, count: 1 });
-  }
-  return [...groups.values()];
-}
-
 /** A line cut to `width` characters at a terminal, saying how much was left out; whole elsewhere. */
 function fitted(line: string, width: number | undefined): string {
   if (width === undefined || line.length <= width) return line;
@@ -97,6 +80,8 @@ export interface ConsoleOptions {
   colour?: boolean;
   /** A terminal's width: detail lines (bodies, reproductions) longer than it are shortened. */
   width?: number;
+  /** The service profile whole (default); else one line saying where it is. */
+  profile?: boolean;
 }
 
 /** The width to fit detail lines to: a terminal's; none for a file, a pipe or a CI log, which keep them whole. */
@@ -118,7 +103,13 @@ export function consoleSummary(result: RunResult, options: ConsoleOptions = {}):
   const unselected = result.rules.length - shown.length;
   if (unselected > 0) lines.push(`(${unselected} rules not selected by --only/--skip)`);
   const profile = profileLines(result.profile);
-  if (profile.length > 0)
+  if (profile.length > 0 && options.profile === false) {
+    const count = Object.keys(result.profile).length;
+    lines.push(
+      '',
+      `Service profile: ${count} observe rules recorded what the service does where the description is silent (--verbose, or results.json)`,
+    );
+  } else if (profile.length > 0)
     lines.push('', 'Service profile (where the description is silent):', ...profile.map(terminalText));
   const generated = generatedLines(result);
   if (generated.length > 0) lines.push('', ...generated.map(terminalText));
@@ -128,11 +119,11 @@ export function consoleSummary(result: RunResult, options: ConsoleOptions = {}):
   if (traffic.length > 0) lines.push('', ...traffic.map(terminalText));
   const command = commandLine(result);
   if (command) lines.push('', terminalText(command.replaceAll('`', '')));
-  const { passed, failed, warnings, untested, skipped } = result.summary;
+  const { passed, failed, warnings, untested, skipped, observed } = result.summary;
   const count = (n: number, word: string, style: Style) => (n > 0 ? paint(style, `${n} ${word}`) : `${n} ${word}`);
   lines.push(
     '',
-    `${count(passed, 'passed', 'green')}, ${count(failed, 'failed', 'red')}, ${count(warnings, 'warnings', 'yellow')}, ${count(untested, 'untested', 'yellow')}, ${skipped} skipped — ${terminalText(result.target.replace(/\n/g, ' '))} in ${(result.durationMs / 1000).toFixed(1)} s`,
+    `${count(passed, 'passed', 'green')}, ${count(failed, 'failed', 'red')}, ${count(warnings, 'warnings', 'yellow')}, ${count(untested, 'untested', 'yellow')}, ${skipped} skipped, ${observed} observed — ${terminalText(result.target.replace(/\n/g, ' '))} in ${(result.durationMs / 1000).toFixed(1)} s`,
   );
   return `${lines.join('\n')}\n`;
 }

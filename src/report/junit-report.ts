@@ -1,13 +1,13 @@
 import { ruleById } from '../contract/rules.js';
 import { escapeXml as escapeMarkup } from '../contract/xml-writer.js';
 import type { ClientTestVerdict, RuleResult, RunResult } from '../findings/types.js';
-import { failureHeadline, failureText } from './failure-text.js';
+import { failureHeadline, failureText, OBSERVED } from './failure-text.js';
 import { xmlCarriable } from './terminal-text.js';
 import { writeFileWhole } from './write-file.js';
 
 // junit.xml, the same shape for run and validate: one test case per rule (its formats inside it),
-// classname the rule's area. A verdict that fails the run is a <failure>; an untested or skipped
-// rule is <skipped message>; a should rule broken without --strict passes with a warning in its
+// classname the rule's area. A verdict that fails the run is a <failure>; an untested, skipped or
+// observed rule is <skipped message>; a should rule broken without --strict passes with a warning in its
 // output, as the exit code counts it.
 
 /** Text as junit.xml carries it: markup escaped, and what XML 1.0 cannot hold (raw control characters) as visible escapes. */
@@ -30,6 +30,11 @@ function testCase(rule: RuleResult, repeat: string | undefined): { xml: string; 
   const out = (text: string) => `<system-out>${escapeXml(text)}</system-out>`;
   if (rule.status === 'untested' || rule.status === 'skipped') {
     const message = `${rule.status}: ${rule.reason ?? ''}`;
+    return { xml: `${open}<skipped message="${escapeXml(message)}"/></testcase>`, failed: false, skipped: true };
+  }
+  // An observe rule records what the service does; it is never a test that passed.
+  if (rule.status === 'observed') {
+    const message = `observed: ${OBSERVED}; ${formatsLine(rule)}`;
     return { xml: `${open}<skipped message="${escapeXml(message)}"/></testcase>`, failed: false, skipped: true };
   }
   if (rule.failsRun) {

@@ -80,7 +80,7 @@ export function markdownSummary(result: RunResult, options: MarkdownOptions = {}
   const lines = [
     `### ${options.title ?? 'print-conformance'}: ${verdict}`,
     '',
-    `${passed} passed, ${failed} failed, ${warnings} warnings, ${untested} untested, ${skipped} skipped — ${codeSpan(result.target)}, ${result.exchanges} exchanges in ${(result.durationMs / 1000).toFixed(1)} s${result.strict ? ' (--strict)' : ''}; exit code ${exitCode}`,
+    `${passed} passed, ${failed} failed, ${warnings} warnings, ${untested} untested, ${skipped} skipped, ${observed} observed — ${codeSpan(result.target)}, ${result.exchanges} exchanges in ${(result.durationMs / 1000).toFixed(1)} s${result.strict ? ' (--strict)' : ''}; exit code ${exitCode}`,
     '',
   ];
   const command = commandLine(result);

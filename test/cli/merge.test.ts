@@ -82,6 +82,17 @@ describe('print-conformance merge', () => {
     expect(notResults.code).toBe(2);
     expect(notResults.stderr).toMatch(/is not a results\.json of print-conformance/);
   });
+
+  it('refuses the results of a run of the suite, which no set of shards can stand for', async () => {
+    const reportDir = join(folder, 'r-run');
+    const run = await runCli(['run', '--only', 'http.', '--format', 'json', '--quiet', '--report-dir', reportDir]);
+    expect(run.code, run.stderr).toBe(0);
+    const merged = await mergeInto('r-run-merged', 'r-run');
+    expect(merged.stderr).toMatch(
+      /^print-conformance: \S+r-run\/results\.json is the results of a run of the suite, which is whole in itself: merge takes the results\.json that validate \(--shard K\/N\) wrote of parts of one traffic\n$/,
+    );
+    expect(merged.code).toBe(2);
+  });
 });
 
 describe('shards (validate --shard K/N, then merge)', () => {

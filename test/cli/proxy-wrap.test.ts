@@ -170,7 +170,8 @@ setInterval(() => {}, 1000);`,
     const child = spawn(
       process.execPath,
       [BIN, 'proxy', '--target', service.baseUrl, ...NARROW, '--', process.execPath, script],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      // The session's reports go to its working folder's reports/: a temporary one.
+      { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stdout = '';
     let stderr = '';
@@ -196,6 +197,7 @@ setInterval(() => {}, 1000);`,
       // A shell waiting on a child of its own: signalled alone, the shell dies and the sleep lives on.
       const shell = `sleep 30 & echo $! > ${pidFile}; echo ready; wait`;
       const child = spawn(process.execPath, [BIN, 'proxy', '--target', service.baseUrl, '--', 'sh', '-c', shell], {
+        cwd: folder,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stdout = '';

@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +40,36 @@ describe('run with a stale or foreign URL', () => {
     );
     expect(result.stdout).toBe('');
     expect(result.code).toBe(2);
+  });
+
+  it('stops probing at the evidence: a few requests, one line per group of probes, then the one line', async () => {
+    let requests = 0;
+    const gone = createServer((request, response) => {
+      requests += 1;
+      request.resume();
+      response.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"not found"}');
+    });
+    await new Promise<void>((listening) => gone.listen(0, '127.0.0.1', listening));
+    try {
+      const base = `http://127.0.0.1:${(gone.address() as AddressInfo).port}/v2/`;
+      const result = await runCli([
+        '--checkout-url',
+        `${base}checkout/EXPIRED0000000000000`,
+        '--upload-url',
+        `${base}files/EXPIRED0000000000000`,
+        '--report-dir',
+        reports,
+      ]);
+      expect(result.code).toBe(2);
+      const lines = result.stderr.trim().split('\n');
+      expect(lines.at(-1)).toMatch(/^print-conformance: every checkout request to \S+ was answered 404: /);
+      expect(lines.length, result.stderr).toBeLessThanOrEqual(4);
+      expect(result.stderr).not.toContain('✗');
+      // One group of checkout probes, not every group of both formats and the uploads.
+      expect(requests).toBeLessThan(20);
+    } finally {
+      await new Promise((closed) => gone.close(closed));
+    }
   });
 
   it('exits 2 naming the upload URL whose every upload was answered 404', async () => {

@@ -174,7 +174,7 @@ describe('print-conformance validate', () => {
           { name: 'severity', value: 'critical' },
         ]),
       );
-      expect(taxNil.attachments).toHaveLength(2);
+      expect(taxNil.attachments).toHaveLength(1);
     }
     const cut = await runCli([
       'validate',

@@ -1,9 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, ChromiumPage } from '../helpers/chromium-page.js';
-import { ROOT } from '../helpers/cli.js';
 import { proxiedService } from '../helpers/proxy-fixture.js';
 
 // The live page in headless Chromium, as a person integrating at a desk has it open while their
@@ -12,8 +12,12 @@ import { proxiedService } from '../helpers/proxy-fixture.js';
 
 // CI installs Debian's chromium; elsewhere the browser checks run when it is there.
 const browserTest = CHROMIUM || process.env.CI ? describe : describe.skip;
-/** Screenshots for a person to look at; ignored by git. */
-const OUTPUT = join(ROOT, 'test-output', 'live-page');
+/**
+ * Screenshots for a person to look at: in the folder PRINT_CONFORMANCE_SCREENSHOTS names, else in a
+ * temporary one removed at the end (no test writes outside a temporary folder unless told where).
+ */
+const KEPT = process.env.PRINT_CONFORMANCE_SCREENSHOTS;
+const OUTPUT = KEPT ? join(KEPT, 'live-page') : mkdtempSync(join(tmpdir(), 'print-conformance-live-page-'));
 
 let setup: Awaited<ReturnType<typeof proxiedService>>;
 let page: ChromiumPage;
@@ -68,6 +72,7 @@ browserTest('the live page', () => {
   afterAll(async () => {
     await page?.close();
     await setup?.dispose();
+    if (!KEPT) rmSync(OUTPUT, { recursive: true, force: true });
   });
 
   it('shows an exchange sent through the proxy within a second, with its marks', async () => {

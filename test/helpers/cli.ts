@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'print-conformance.js');
@@ -11,10 +14,26 @@ export interface CliResult {
   stderr: string;
 }
 
+let scratch: string | undefined;
+
+/**
+ * Where a command runs unless a test says otherwise: a temporary folder, never the checkout, whose
+ * reports/ a command left without --report-dir would clear. Made once per test file's process.
+ */
+function scratchFolder(): string {
+  scratch ??= mkdtempSync(join(tmpdir(), 'print-conformance-cwd-'));
+  return scratch;
+}
+
+afterAll(() => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  scratch = undefined;
+});
+
 /** Starts the built CLI as a user would, collecting what it prints. */
 function spawnCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv }) {
   const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: options.cwd ?? ROOT,
+    cwd: options.cwd ?? scratchFolder(),
     // Colour only when a test asks for it: the summary is matched as plain text. A CI job's own
     // summary file is no place for the tests' runs.
     env: {

@@ -1,12 +1,12 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen } from '../../src/http/listen.js';
 import { send } from '../../src/http/send.js';
 import { type ReferenceService, startReferenceService } from '../../src/reference/service.js';
 import { CHROMIUM, ChromiumPage } from '../helpers/chromium-page.js';
-import { ROOT } from '../helpers/cli.js';
 import { checkoutRequestJson } from '../helpers/exchanges.js';
 
 // A client team's end-to-end test against `serve`, in a real browser: the test sets the checkout up
@@ -16,8 +16,13 @@ import { checkoutRequestJson } from '../helpers/exchanges.js';
 
 // CI installs Debian's chromium; elsewhere the browser checks run when it is there.
 const browserTest = CHROMIUM || process.env.CI ? it : it.skip;
-/** Screenshots of the payment page, for a person to look at; ignored by git. */
-const OUTPUT = join(ROOT, 'test-output', 'payment-screen');
+/**
+ * Screenshots of the payment page, for a person to look at: in the folder
+ * PRINT_CONFORMANCE_SCREENSHOTS names, else in a temporary one removed at the end (no test writes
+ * into the checkout).
+ */
+const KEPT = process.env.PRINT_CONFORMANCE_SCREENSHOTS;
+const OUTPUT = KEPT ?? mkdtempSync(join(tmpdir(), 'print-conformance-payment-screen-'));
 
 let service: ReferenceService;
 let shop: Server;
@@ -45,6 +50,7 @@ afterAll(async () => {
   await page?.close();
   await new Promise((resolve) => shop.close(resolve));
   await service.close();
+  if (!KEPT) rmSync(OUTPUT, { recursive: true, force: true });
 });
 
 /** Places an order and sets its checkout up with this ReturnUrl, as the shop's back end does. */

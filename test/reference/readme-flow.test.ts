@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceService, startReferenceService } from '../../src/reference/service.js';
 import { ROOT } from '../helpers/cli.js';
 
-// The README's client-team test of the payment flow is run as written against the reference
+// The client-team test of the payment flow is run as written against the reference
 // service, so that what a team copies from it works.
 
 let service: ReferenceService;
@@ -21,9 +21,9 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-describe("the README's end-to-end test of the checkout flow", () => {
+describe("the serve page's end-to-end test of the checkout flow", () => {
   it('passes against serve', async () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(join(ROOT, 'docs', 'serve.md'), 'utf8');
     const section = readme.slice(readme.indexOf("A client team's test of the flow"));
     const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
     expect(code).toContain("test('a customer pays and comes back to the shop'");

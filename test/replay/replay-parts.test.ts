@@ -144,6 +144,15 @@ describe('differences between a recorded and a new answer', () => {
     ]);
   });
 
+  it('sees a number that became a string of the same digits', () => {
+    const body = checkoutJson('p', 'Amsterdam', 22.49);
+    const before = exchange(201, 'application/json', body);
+    const now = exchange(201, 'application/json', body.replace('22.49', '"22.49"'));
+    expect(answerDifferences(before, now, 'checkout')).toEqual([
+      { member: '/amount', recorded: '22.49', replayed: '"22.49"' },
+    ]);
+  });
+
   it('tells a changed status class and format, and compares FileType as upload.file-type does', () => {
     const before = exchange(201, 'application/json', checkoutJson('p'));
     expect(answerDifferences(before, exchange(500, 'application/json', '{}'), 'checkout')).toEqual([

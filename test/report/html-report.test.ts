@@ -58,6 +58,20 @@ async function chromium(args: string[]): Promise<string> {
 }
 
 describe('print-conformance report', () => {
+  it("counts the page's verdicts as results.json does, and spans the run's duration", () => {
+    const html = readFileSync(index, 'utf8');
+    const encoded = /statistic\.json","([A-Za-z0-9+/=]+)"/.exec(html)?.[1];
+    const statistic = JSON.parse(Buffer.from(encoded ?? '', 'base64').toString('utf8'));
+    const results = JSON.parse(readFileSync(join(folder, 'r', 'results.json'), 'utf8'));
+    const { passed, warnings, failed, untested, skipped, observed } = results.summary;
+    // A warning passes, an untested rule is skipped (or failed when it fails the run).
+    expect(statistic.passed ?? 0).toBe(passed + warnings);
+    expect(statistic.unknown ?? 0).toBe(observed);
+    expect(statistic.total).toBe(passed + warnings + failed + untested + skipped + observed);
+    const span = /"runSummary":\{"start":\d+,"stop":\d+,"duration":(\d+)\}/.exec(html)?.[1];
+    expect(Number(span)).toBe(results.durationMs);
+  });
+
   it('writes one self-contained page that calls nothing outside when opened', () => {
     const html = readFileSync(index, 'utf8');
     expect(html).not.toContain('googletagmanager');

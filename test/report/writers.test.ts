@@ -84,7 +84,7 @@ describe('report writers', () => {
     expect(text).toContain('POST http://s.test/v2/checkout/c → 201');
     expect(text).toContain('answered: {"status":"Pending"}');
     expect(text.trim().split('\n').at(-1)).toMatch(
-      /^\d+ passed, 1 failed, 1 warnings, 1 untested, \d+ skipped — http:\/\/s\.test\/v2\/ in 1\.\d s$/,
+      /^\d+ passed, 1 failed, 1 warnings, 1 untested, \d+ skipped, \d+ observed — http:\/\/s\.test\/v2\/ in 1\.\d s$/,
     );
   });
 

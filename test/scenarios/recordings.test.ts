@@ -194,7 +194,7 @@ describe("a browser's HAR", () => {
         },
       }),
     );
-    const result = await runCli(['validate', pages]);
+    const result = await runCli(['validate', pages, '--report-dir', join(folder, 'pages-reports')]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
       /^print-conformance: no exchange of the interface in \S+pages\.har \(it holds 1× a page \(text\/html\)\)/,
