@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { decodeText } from '../validate/exchange.js';
 import { HttpError } from './http-error.js';
-import { noteRequestBody, textBody } from './witness.js';
 
 /** Reads a small (JSON, XML, form) body whole, refusing more than `limit` bytes with 413. */
 export async function readSmallBody(request: IncomingMessage, limit: number): Promise<Buffer> {
@@ -16,9 +15,7 @@ export async function readSmallBody(request: IncomingMessage, limit: number): Pr
     if (size > limit) throw new HttpError(413, `request body is over the ${limit}-byte limit`);
     chunks.push(chunk);
   }
-  const body = Buffer.concat(chunks);
-  if (body.length > 0) noteRequestBody(request, textBody(body, request.headers['content-type']));
-  return body;
+  return Buffer.concat(chunks);
 }
 
 /** Valid UTF-8 or a 400: a body the service cannot read as text is the client's fault. */

@@ -1,9 +1,18 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ExchangeFeed } from '../control/exchange-feed.js';
 import type { TestVerdicts } from '../control/test-verdicts.js';
 import { summariseExchange } from '../http/exchange-summary.js';
 import { sessionRedaction } from '../redaction/index.js';
-import { decodeText, type Exchange, type Headers, type RecordedBody, type Violation } from '../validate/exchange.js';
+import { isTextualMediaType } from '../validate/document.js';
+import {
+  decodeText,
+  type Exchange,
+  type Headers,
+  mediaType,
+  type RecordedBody,
+  type Violation,
+} from '../validate/exchange.js';
 import { Tally } from '../validate/tally.js';
 import { judgeTraffic, TrafficState } from '../validate/traffic.js';
 
@@ -14,6 +23,49 @@ import { judgeTraffic, TrafficState } from '../validate/traffic.js';
 
 /** Answers held for judging up to this size; past it the answer's body is not judged. */
 const ANSWER_LIMIT = 8 * 1024 * 1024;
+/** Request bodies of a textual type held whole up to this size; files are kept by size, digest and first bytes. */
+const REQUEST_TEXT_LIMIT = 8 * 1024 * 1024;
+const KEPT_HEAD = 64;
+
+/**
+ * A request's body as it comes off the connection, whoever reads it and whether or not anyone does
+ * (an answer given before reading, a 404 that drains it): the parser pushes every chunk.
+ */
+class RequestBodyTap {
+  private readonly chunks: Buffer[] = [];
+  private readonly hash = createHash('sha256');
+  private head = Buffer.alloc(0);
+  size = 0;
+
+  constructor(
+    request: IncomingMessage,
+    private readonly textual: boolean,
+  ) {
+    const push = request.push.bind(request) as (chunk: unknown, encoding?: BufferEncoding) => boolean;
+    request.push = ((chunk: unknown, encoding?: BufferEncoding) => {
+      if (Buffer.isBuffer(chunk)) this.take(chunk);
+      return push(chunk, encoding);
+    }) as IncomingMessage['push'];
+  }
+
+  private take(chunk: Buffer): void {
+    this.size += chunk.length;
+    this.hash.update(chunk);
+    if (this.head.length < KEPT_HEAD) this.head = Buffer.concat([this.head, chunk.subarray(0, KEPT_HEAD)]);
+    if (this.textual && this.size <= REQUEST_TEXT_LIMIT) this.chunks.push(chunk);
+  }
+
+  body(contentType: string | undefined): RecordedBody | undefined {
+    if (this.size === 0) return undefined;
+    if (this.textual && this.size <= REQUEST_TEXT_LIMIT) return textBody(Buffer.concat(this.chunks), contentType);
+    return {
+      size: this.size,
+      sha256: this.hash.digest('hex'),
+      headBase64: this.head.subarray(0, KEPT_HEAD).toString('base64'),
+      ...(this.textual ? { skipped: 'too large to judge' } : {}),
+    };
+  }
+}
 
 const noted = new WeakMap<IncomingMessage, RecordedBody>();
 
@@ -55,6 +107,12 @@ export class ServiceWitness {
 
   /** Watches one request and its answer; judges them when the answer is written. */
   watch(request: IncomingMessage, response: ServerResponse): void {
+    const contentType = request.headers['content-type'];
+    const type = mediaType(contentType);
+    const tap = new RequestBodyTap(
+      request,
+      type !== undefined && isTextualMediaType(type) && type !== 'multipart/form-data',
+    );
     const startedAt = new Date().toISOString();
     const started = performance.now();
     const chunks: Buffer[] = [];
@@ -88,9 +146,11 @@ export class ServiceWitness {
       keep(chunk, rest[0]);
       return end(chunk, ...rest);
     }) as ServerResponse['end'];
-    response.once('finish', () => {
+    const judgeOnce = () => {
       try {
-        this.judge(request, response, written, {
+        // A multipart upload is known by its parts as the service read them; anything else by its bytes.
+        const body = noted.get(request)?.parts ? noted.get(request) : tap.body(contentType);
+        this.judge(request, response, written, body, {
           startedAt,
           durationMs: Math.round(performance.now() - started),
           chunks,
@@ -99,6 +159,16 @@ export class ServiceWitness {
       } catch {
         // A witness that cannot judge an exchange leaves it out; the service has answered it.
       }
+    };
+    // Judged once both are over: an answer may go out before the request's body has all come.
+    response.once('finish', () => {
+      if (request.complete || request.destroyed) judgeOnce();
+      else {
+        request.once('end', judgeOnce);
+        request.once('close', () => {
+          if (!request.complete) judgeOnce();
+        });
+      }
     });
   }
 
@@ -106,6 +176,7 @@ export class ServiceWitness {
     request: IncomingMessage,
     response: ServerResponse,
     written: Headers,
+    requestBody: RecordedBody | undefined,
     answer: { startedAt: string; durationMs: number; chunks: Buffer[]; size: number },
   ): void {
     const requestHeaders = headersOf(request.headers);
@@ -122,7 +193,7 @@ export class ServiceWitness {
     const exchange: Exchange & { violations: Violation[] } = {
       startedAt: answer.startedAt,
       durationMs: answer.durationMs,
-      request: { method: request.method ?? 'GET', url, headers: requestHeaders, body: noted.get(request) },
+      request: { method: request.method ?? 'GET', url, headers: requestHeaders, body: requestBody },
       response: { status: response.statusCode, headers: responseHeaders, body: responseBody },
       violations: [],
     };

@@ -161,6 +161,28 @@ describe('the window of exchanges', () => {
 });
 
 describe('serve', () => {
+  it('judges a request body it answered without reading, as the client sent it', async () => {
+    const service = await startReferenceService({ control: {} });
+    cleanups.push(() => service.close());
+    const root = service.baseUrl.replace(/v2\/$/, '');
+    // An unknown code is answered 404 before the body is read.
+    const answer = await fetch(`${service.baseUrl}checkout/unknown-code`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'print-conformance-test': 'unread' },
+      body: JSON.stringify({ returnUrl: 'a://', billing: { address } }),
+    });
+    expect(answer.status).toBe(404);
+    await answer.arrayBuffer();
+    const opened = (await (await fetch(`${root}__print-conformance/api/exchanges/1`)).json()) as {
+      request: { text?: string };
+      violations: { rule: string }[];
+    };
+    expect(opened.request.text).toContain('"returnUrl":"a://"');
+    const rules = opened.violations.map((v) => v.rule);
+    expect(rules).toContain('checkout.return-url.length');
+    expect(rules).not.toContain('format.well-formed');
+  });
+
   it('ends a payment step without a browser, and judges its own clients', async () => {
     const service = await startReferenceService({ control: {} });
     cleanups.push(() => service.close());
