@@ -80,13 +80,23 @@ export function failureAnswer(
         status: 502,
         message: `the target ${targetBase} closed a kept-alive connection before answering (${failure.code}); a request with a body or of a method that is not idempotent is not sent twice`,
       };
-    case 'unreachable':
-      return { resend: false, status: 502, message: `the target ${targetBase} cannot be reached (${failure.code})` };
+    case 'unreachable': {
+      // Where the connection went, when --connect-to sent it elsewhere: that is the address to check.
+      const at = failure.at ? ` at ${failure.at} (--connect-to)` : '';
+      const why =
+        failure.code === 'EPROTO'
+          ? `${failure.code}: it did not answer in TLS; is it serve without --tls?`
+          : failure.code;
+      return { resend: false, status: 502, message: `the target ${targetBase} cannot be reached${at} (${why})` };
+    }
     case 'untrusted':
       return {
         resend: false,
         status: 502,
-        message: `the certificate of ${failure.host} does not verify (${failure.code}); if it is right, trust its CA with --target-ca FILE`,
+        message:
+          failure.code === 'ERR_TLS_CERT_ALTNAME_INVALID'
+            ? `the certificate the target presents is not for ${failure.host} (${failure.code}): it names other hosts (a serve --tls standing in for it needs --public-url https://${failure.host}/…)`
+            : `the certificate of ${failure.host} does not verify (${failure.code}); if it is right, trust its CA with --target-ca FILE`,
       };
     case 'dropped':
       return {

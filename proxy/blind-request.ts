@@ -17,7 +17,15 @@ export class BlindRequest {
   private readonly chunked: boolean;
   private answered = false;
 
-  constructor(client: Socket, head: MessageHead, url: URL, to: Authority, failed: (reason: string) => void) {
+  /** `reached`: the host took the connection, and the request is passed on (counted once, apart from failures). */
+  constructor(
+    client: Socket,
+    head: MessageHead,
+    url: URL,
+    to: Authority,
+    failed: (reason: string) => void,
+    reached: () => void,
+  ) {
     const path = `${url.pathname}${url.search}`;
     let text = `${head.method} ${path} HTTP/1.1\r\nhost: ${url.host}\r\n`;
     text += forwardedFields(head.rawHeaders, NOT_PASSED_ON);
@@ -37,6 +45,7 @@ export class BlindRequest {
           })
         : netConnect({ host: to.host, port: to.port });
     this.far.setNoDelay(true);
+    this.far.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', reached);
     this.far.write(text, 'latin1');
     this.far.on('data', (chunk: Buffer) => {
       this.answered = true;
@@ -45,7 +54,21 @@ export class BlindRequest {
         client.once('drain', () => this.far.resume());
       }
     });
+    const noAnswer = (why: string) => {
+      const reason = `${url.host} ${why}`;
+      failed(reason);
+      const body = JSON.stringify({ message: `print-conformance proxy: ${reason}` });
+      client.end(
+        `${statusLine(502)}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
+      lingerThenClose(client);
+    };
     this.far.on('end', () => {
+      // A host that closed without a byte of answer (a TLS port spoken to in plain HTTP) is told as such.
+      if (!this.answered) {
+        noAnswer('closed the connection without answering');
+        return;
+      }
       client.end();
       lingerThenClose(client);
     });
@@ -54,13 +77,7 @@ export class BlindRequest {
         client.destroy();
         return;
       }
-      const reason = `${url.host} cannot be reached (${error.code ?? error.message})`;
-      failed(reason);
-      const body = JSON.stringify({ message: `print-conformance proxy: ${reason}` });
-      client.end(
-        `${statusLine(502)}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-      );
-      lingerThenClose(client);
+      noAnswer(`cannot be reached (${error.code ?? error.message})`);
     });
     client.once('close', () => this.far.destroy());
   }

@@ -279,9 +279,13 @@ export class ClientConnection {
       return undefined;
     }
     // The connection carries this request alone, and closes after its answer.
-    this.ownContext.passedOn?.(authority);
-    this.blind = new BlindRequest(this.client, head, url, door.route(authority), (reason) =>
-      this.ownContext.refused(502, reason),
+    this.blind = new BlindRequest(
+      this.client,
+      head,
+      url,
+      door.route(authority),
+      (reason) => this.ownContext.refused(502, reason),
+      () => this.ownContext.passedOn?.(authority),
     );
     this.client.resume();
     return undefined;

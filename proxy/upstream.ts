@@ -18,7 +18,7 @@ export type UpstreamFailure =
   | { kind: 'timeout' }
   /** The answer had begun, then nothing more came for the target timeout. */
   | { kind: 'stalled' }
-  | { kind: 'unreachable'; code: string }
+  | { kind: 'unreachable'; code: string; at?: string }
   /** The target's TLS certificate does not verify against the CAs the proxy trusts. */
   | { kind: 'untrusted'; code: string; host: string }
   /** The target took the connection, then closed it without a byte of answer to the request. */
@@ -309,7 +309,15 @@ export class Upstream {
     else if (this.reused && !this.heard) this.fail({ kind: 'stale', code });
     else if (!this.connected && this.route.secure && UNTRUSTED.test(code))
       this.fail({ kind: 'untrusted', code, host: this.route.host });
-    else this.fail({ kind: this.connected ? 'dropped' : 'unreachable', code });
+    else if (this.connected) this.fail({ kind: 'dropped', code });
+    else {
+      const { host, connectHost, connectPort } = this.route;
+      const elsewhere =
+        connectHost !== host
+          ? `${connectHost.includes(':') ? `[${connectHost}]` : connectHost}:${connectPort}`
+          : undefined;
+      this.fail({ kind: 'unreachable', code, ...(elsewhere ? { at: elsewhere } : {}) });
+    }
   }
 
   private fail(failure: UpstreamFailure): void {

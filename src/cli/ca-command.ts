@@ -26,6 +26,7 @@ export function caCommand(yargs: Argv) {
         'ca',
       ),
     async (argv) => {
+      if (argv.bundle === '') throw new UsageError('--bundle needs a FILE to write the bundle to');
       const { caDirectory, loadOrCreateCa } = await import('../tls/local-ca.js');
       const ca = await loadOrCreateCa(resolve(caDirectory(argv['ca-dir'])));
       if (ca.created) process.stderr.write(`print-conformance: made a new local CA in ${ca.dir}\n`);

@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ConnectTo, InterceptedHost } from '../../proxy/forward-door.js';
 import { fileProblem } from '../findings/file-problem.js';
@@ -56,5 +57,12 @@ export function readTargetCa(path: string): string[] {
   const found = certificatesIn(text);
   if (found.length === 0)
     throw new UsageError(`--target-ca ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  for (const [index, pem] of found.entries()) {
+    try {
+      new X509Certificate(pem);
+    } catch {
+      throw new UsageError(`--target-ca ${path}: certificate ${index + 1} is no valid X.509 certificate`);
+    }
+  }
   return found;
 }

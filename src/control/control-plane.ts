@@ -87,10 +87,35 @@ function html(body: string, nonce: string): Answer {
   };
 }
 
+/** The longest test name kept; a longer one in the header is cut to it (POST api/tests refuses it). */
+export const TEST_NAME_LIMIT = 200;
+
+/**
+ * A test name from the header: HTTP parsers hand header bytes over as Latin-1, so a name a client
+ * wrote in UTF-8 (accents in a data-set name) is read back as UTF-8 when it is that.
+ */
+function testName(value: string): string {
+  let name = value;
+  if (/[\u0080-\u00ff]/.test(value)) {
+    const decoded = Buffer.from(value, 'latin1').toString('utf8');
+    if (!decoded.includes('\uFFFD')) name = decoded;
+  }
+  return name.slice(0, TEST_NAME_LIMIT);
+}
+
 function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** The methods a known path takes, or undefined for a path that is not the API's. */
+function allowedMethods(path: string, payments: boolean): string | undefined {
+  if (path === 'api/tests') return 'GET, POST';
+  if (/^(?:|index\.html|exchanges\/\d+|api\/(?:events|exchanges|exchanges\/\d+|verdicts|tests\/.+))$/.test(path))
+    return 'GET, HEAD';
+  if (payments && /^api\/payments\/[^/]+$/.test(path)) return 'POST';
+  return undefined;
 }
 
 export class ControlPlane {
@@ -108,7 +133,7 @@ export class ControlPlane {
   /** The test a request belongs to: the one its header names, else the one named through the API. */
   testOf(headers: Headers): string | undefined {
     const named = headers[TEST_HEADER]?.trim();
-    return named ? named.slice(0, 200) : this.currentTest;
+    return named ? testName(named) : this.currentTest;
   }
 
   /** Ends every event stream (the proxy or service is stopping). */
@@ -161,7 +186,12 @@ export class ControlPlane {
       if (!Number.isInteger(after) || after < 0) return problem(400, 'after must be a sequence number (0 or more)');
       return json(200, { first: feed.first, last: feed.last, exchanges: feed.since(after) });
     }
-    if (get && path === 'api/events') return { stream: (sink) => this.stream(sink, request, query) };
+    if (get && path === 'api/events') {
+      const after = request.headers['last-event-id'] ?? query.get('after');
+      if (after !== undefined && after !== null && !/^\d+$/.test(after))
+        return problem(400, 'after (or Last-Event-ID) must be a sequence number (0 or more)');
+      return { stream: (sink) => this.stream(sink, request, query) };
+    }
     if (get && path === 'api/verdicts') {
       const verdicts = this.options.verdicts?.();
       return verdicts === undefined ? problem(404, 'no verdicts here') : json(200, verdicts);
@@ -186,6 +216,12 @@ export class ControlPlane {
         return problem(400, 'the body must be {"outcome": "Successful" | "Cancelled" | "Failed"}');
       return this.options.pay(decodeURIComponent(paying[1] as string), outcome);
     }
+    const allowed = allowedMethods(path, Boolean(this.options.pay));
+    if (allowed)
+      return {
+        ...problem(405, `${request.method} is not taken here; ${allowed} is`),
+        headers: { ...json(405, {}).headers, allow: allowed },
+      };
     return problem(404, `nothing at ${CONTROL_PREFIX}${path} (see ${CONTROL_PREFIX} for the live page)`);
   }
 
@@ -216,9 +252,11 @@ export class ControlPlane {
     } catch {
       return problem(400, 'the body must be JSON: {"name": "the test"} (null ends it)');
     }
-    if (name !== null && (typeof name !== 'string' || name.trim() === '' || name.length > 200))
-      return problem(400, 'name must be a test name (1-200 characters), or null to end the test');
+    if (name !== null && (typeof name !== 'string' || name.trim() === '' || name.length > TEST_NAME_LIMIT))
+      return problem(400, `name must be a test name (1-${TEST_NAME_LIMIT} characters), or null to end the test`);
     this.currentTest = name === null ? undefined : name.trim();
+    // A test named is known from now on: one that sends nothing passes with no exchange, not a 404.
+    if (this.currentTest !== undefined) this.options.tests.start(this.currentTest);
     return json(200, { current: this.currentTest ?? null });
   }
 

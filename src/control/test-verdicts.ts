@@ -28,14 +28,24 @@ export class TestVerdicts {
     return [...this.tests.keys()];
   }
 
-  /** One exchange of a test, with the must and should findings it was judged to make. */
-  record(name: string, judged: boolean, violations: readonly Violation[]): void {
+  /** A test named before it sent anything: known, with no exchange yet. */
+  start(name: string): void {
+    this.tested(name);
+  }
+
+  private tested(name: string): Tested {
     let tested = this.tests.get(name);
     if (!tested) {
       if (this.tests.size >= TESTS_KEPT) this.tests.delete(this.tests.keys().next().value as string);
       tested = { exchanges: 0, judged: 0, rules: new Map() };
       this.tests.set(name, tested);
     }
+    return tested;
+  }
+
+  /** One exchange of a test, with the must and should findings it was judged to make. */
+  record(name: string, judged: boolean, violations: readonly Violation[]): void {
+    const tested = this.tested(name);
     tested.exchanges += 1;
     if (judged) tested.judged += 1;
     for (const violation of violations) {

@@ -116,6 +116,26 @@ describe('the control API', () => {
     for (const headers of headersSeen) expect(headers['print-conformance-test']).toBeUndefined();
   });
 
+  it('reads a test name in the header as UTF-8, knows a named test before its first exchange, and tells a wrong method', async () => {
+    const { control, proxy: handle } = await proxy();
+    await (await fetch(`${control}api/tests`, { method: 'POST', body: '{"name":"sends nothing"}' })).arrayBuffer();
+    const quiet = (await (await fetch(`${control}api/tests/sends%20nothing`)).json()) as {
+      passed: boolean;
+      exchanges: number;
+    };
+    expect(quiet).toMatchObject({ passed: true, exchanges: 0 });
+    // undici writes header values as UTF-8 bytes, as PHP's curl does.
+    await (
+      await fetch(`${handle.url}orders`, { method: 'POST', headers: { 'print-conformance-test': 'café à la carte' } })
+    ).arrayBuffer();
+    const named = await fetch(`${control}api/tests/${encodeURIComponent('café à la carte')}`);
+    expect(named.status).toBe(200);
+    const wrong = await fetch(`${control}api/tests`, { method: 'DELETE' });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET, POST');
+    expect((await fetch(`${control}api/events?after=abc`)).status).toBe(400);
+  });
+
   it('refuses a client on another machine unless it brings the token', async () => {
     const closed = await proxy({ proxy: { localClient: () => false } });
     expect((await fetch(`${closed.control}api/exchanges`)).status).toBe(403);

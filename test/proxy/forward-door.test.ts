@@ -86,8 +86,15 @@ describe('requests in absolute form (HTTP_PROXY)', () => {
       );
       expect(answer).toMatch(/^HTTP\/1\.1 200[\s\S]*pong$/);
       expect(otherConnections).toBe(before + 1);
-      expect(await setup.recorded()).toEqual([]);
       expect(setup.proxy.traffic.passedOnLines()).toEqual([`1× 127.0.0.1:${otherPort()}`]);
+      // A host that cannot be reached is answered 502 and counted once, among the proxy's own answers.
+      const refused = await rawExchange(
+        setup.proxy.url,
+        'GET http://127.0.0.1:1/x HTTP/1.1\r\nhost: 127.0.0.1:1\r\n\r\n',
+      );
+      expect(refused).toMatch(/^HTTP\/1\.1 502/);
+      expect(setup.proxy.traffic.passedOnLines()).toEqual([`1× 127.0.0.1:${otherPort()}`]);
+      expect(await setup.recorded()).toEqual([]);
     } finally {
       await setup.dispose();
     }
@@ -175,6 +182,52 @@ describe('TLS', () => {
   });
 });
 
+describe('a target reached through --connect-to', () => {
+  it('that presents a certificate for other names is told so, with what to change', async () => {
+    const caDir = join(folder, 'names-ca');
+    const ca = await loadOrCreateCa(caDir);
+    const service = await startReferenceService({ tls: await ca.maker.issue(['127.0.0.1']) });
+    const port = Number(new URL(service.baseUrl).port);
+    const proxy = await startProxy({
+      target: 'https://test.printapi.nl/v2/',
+      caDir,
+      connectTo: [{ host: 'test.printapi.nl', port: 443, toHost: '127.0.0.1', toPort: port }],
+    });
+    try {
+      const answer = await fetch(`${proxy.url}orders/x`);
+      expect(answer.status).toBe(502);
+      expect(((await answer.json()) as { message: string }).message).toMatch(
+        /the certificate the target presents is not for test\.printapi\.nl \(ERR_TLS_CERT_ALTNAME_INVALID\).*--public-url/,
+      );
+    } finally {
+      await proxy.close();
+      await service.close();
+    }
+  });
+
+  it('that speaks no TLS is named by the address the connection went to', async () => {
+    const service = await startReferenceService();
+    const port = Number(new URL(service.baseUrl).port);
+    const proxy = await startProxy({
+      target: 'https://test.printapi.nl/v2/',
+      caDir: join(folder, 'plain-ca'),
+      connectTo: [{ host: 'test.printapi.nl', port: 443, toHost: '127.0.0.1', toPort: port }],
+    });
+    try {
+      const answer = await fetch(`${proxy.url}orders/x`);
+      expect(answer.status).toBe(502);
+      expect(((await answer.json()) as { message: string }).message).toMatch(
+        new RegExp(
+          `cannot be reached at 127\\.0\\.0\\.1:${port} \\(--connect-to\\) \\(EPROTO: it did not answer in TLS`,
+        ),
+      );
+    } finally {
+      await proxy.close();
+      await service.close();
+    }
+  });
+});
+
 describe('an intercepted tunnel', () => {
   it('goes through enforce mode as a reverse-proxied request does: a breach never reaches the target', async () => {
     const caDir = join(folder, 'enforce-ca');
@@ -235,6 +288,20 @@ describe('options of interception', () => {
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
     expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('refuses a --target-ca whose PEM block is no certificate', async () => {
+    const file = join(folder, 'fake.pem');
+    writeFileSync(file, '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n');
+    const { code, stderr } = await runCli(['proxy', '--target', 'https://x.test/v2/', '--target-ca', file]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/certificate 1 is no valid X\.509 certificate/);
+  });
+
+  it('refuses ca --bundle without a file', async () => {
+    const { code, stderr } = await runCli(['ca', '--ca-dir', join(folder, 'bundle-ca'), '--bundle']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--bundle needs a FILE/);
   });
 
   it('refuses a --target-ca that holds no certificate', async () => {
