@@ -93,6 +93,10 @@ export class ServiceBase {
   constructor(given?: string) {
     const url = given === undefined ? undefined : parse(given);
     if (url) this.within = { origin: url.origin, path: url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/` };
+    // A base given with a path of its own (https://host/v2/) is the base: a call deeper under it
+    // that has a resource's name in its path (/v2/shop/files/logo) must not move it. Given as an
+    // origin alone, the base is still learnt from the traffic.
+    if (this.within && this.within.path !== '/') this.base = this.within;
   }
 
   get known(): string | undefined {
