@@ -149,7 +149,6 @@ export function serveCommand(yargs: Argv) {
           throw new UsageError(`cannot listen on ${argv.host}; use an address of this machine`);
         throw error;
       }
-      process.stdout.write(`listening on ${service.baseUrl}\n`);
       const started = Date.now();
       const [{ runResult }, { verdictsOf }, { selectedRules }] = await Promise.all([
         import('../report/run-result.js'),
@@ -175,6 +174,8 @@ export function serveCommand(yargs: Argv) {
           tally,
         });
       });
+      // Told once everything is in place: whoever waits for the line may signal at once.
+      process.stdout.write(`listening on ${service.baseUrl}\n`);
       await new Promise<void>((resolve) => {
         const stop = () => {
           process.off('SIGINT', stop);

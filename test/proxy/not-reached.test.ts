@@ -29,7 +29,7 @@ describe('exchanges that never reached the target', () => {
     const proxy = await startProxy({ target, headersTimeoutMs: 50, maxConnections: 4 });
     try {
       for (let index = 0; index < 2; index += 1)
-        expect(await rawExchange(proxy.url, 'GET /v2/checkout/a HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')).toMatch(
+        expect(await rawExchange(proxy.url, 'GET /checkout/a HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')).toMatch(
           /^HTTP\/1\.1 502 /,
         );
       expect(await rawExchange(proxy.url, 'GET //elsewhere/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')).toMatch(
@@ -60,7 +60,7 @@ describe('exchanges that never reached the target', () => {
   it('are told apart from those that reached it, and the verdicts rest on the latter', async () => {
     const target = scriptedTarget([ANSWER]);
     await throughProxyTo(target.server, async (proxy) => {
-      const request = 'GET /v2/checkout/a HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n';
+      const request = 'GET /checkout/a HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n';
       expect(await rawExchange(proxy.url, request)).toMatch(/^HTTP\/1\.1 200 /);
       expect(await rawExchange(proxy.url, 'GET /../x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
       expect(proxy.traffic.reached).toBe(1);
@@ -87,7 +87,7 @@ describe('a target that takes the request and breaks off', () => {
       },
     ]);
     await throughProxyTo(target.server, async (proxy) => {
-      const get = 'GET /v2/checkout/a HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n';
+      const get = 'GET /checkout/a HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n';
       const dropped = await rawExchange(proxy.url, get);
       expect(dropped).toMatch(/^HTTP\/1\.1 502 /);
       expect(dropped).toContain('took the request and closed the connection without answering (ECONNRESET)');
