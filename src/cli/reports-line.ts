@@ -1,16 +1,11 @@
 import { join, relative, resolve } from 'node:path';
+import type { ReportPlaces as WrittenPlaces } from '../report/write-reports.js';
 
 // The last words of a run: where its reports went and how to read them, so that a first run
 // ends by saying what to do next.
 
-export interface ReportPlaces {
-  reportDir: string;
-  jsonReport?: string;
-  junit?: string;
-  allureDir?: string;
-  sarif?: string;
-  summaryMd?: string;
-}
+/** Where the reports went, as written (write-reports.ts), and the Markdown summary beside them. */
+export type ReportPlaces = Omit<WrittenPlaces, 'sarifOptions'> & { summaryMd?: string };
 
 /** A path as typed at this folder: relative when under it, else absolute. */
 function shown(path: string): string {

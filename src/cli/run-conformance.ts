@@ -187,7 +187,8 @@ export async function runConformance(options: RunOptions): Promise<void> {
       process.stderr.write(
         `print-conformance ${TOOL_VERSION}: ${redactText(baseUrl, secrets)}${reference ? ' (embedded reference service)' : ''}${configNote()}\n`,
       );
-    const urls = await discoverUrls({
+    // The one way the URLs are found, for the checkout probed and the second one beside it.
+    const discovery = {
       baseUrl,
       headers,
       checkoutUrl,
@@ -197,21 +198,12 @@ export async function runConformance(options: RunOptions): Promise<void> {
       readOnly: options.readOnly,
       secrets,
       timeoutMs,
-    });
+    };
+    const urls = await discoverUrls(discovery);
     preflightExchanges.push(...urls.exchanges);
     const second = otherCheckoutUrl
       ? { checkoutUrl: otherCheckoutUrl, exchanges: [] }
-      : await secondCheckout({
-          baseUrl,
-          headers,
-          checkoutUrl,
-          uploadUrl,
-          orderId: options.orderId,
-          orderBody,
-          readOnly: options.readOnly,
-          secrets,
-          timeoutMs,
-        });
+      : await secondCheckout(discovery);
     preflightExchanges.push(...second.exchanges);
 
     const config: SuiteConfig = {

@@ -1,4 +1,5 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sameSecret } from '../http/same-secret.js';
 import type { Headers } from '../validate/exchange.js';
 import { exchangeDetail } from './exchange-detail.js';
 import type { ExchangeFeed, FeedEntry } from './exchange-feed.js';
@@ -101,12 +102,6 @@ function testName(value: string): string {
     if (!decoded.includes('\uFFFD')) name = decoded;
   }
   return name.slice(0, TEST_NAME_LIMIT);
-}
-
-function sameSecret(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 /** The methods a known path takes, or undefined for a path that is not the API's. */

@@ -1,3 +1,4 @@
+import { escapeXml } from '../contract/xml-writer.js';
 import type { ExchangeDetail, ShownMessage } from './exchange-detail.js';
 import type { FeedEntry } from './exchange-feed.js';
 
@@ -24,9 +25,8 @@ export interface PageContext {
 
 const SHOWN_ROWS = 500;
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+/** Markup characters, quotes included, as references: traffic on the page is text, in elements and attributes alike. */
+const escapeHtml = escapeXml;
 
 export function matches(entry: FeedEntry, filters: ListFilters): boolean {
   if (filters.rule && !entry.violations.some((v) => v.rule.startsWith(filters.rule as string))) return false;

@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import { createServer as createSecureServer } from 'node:https';
@@ -8,6 +8,7 @@ import { CONTROL_PREFIX, ControlPlane } from '../control/control-plane.js';
 import { ExchangeFeed } from '../control/exchange-feed.js';
 import { TestVerdicts } from '../control/test-verdicts.js';
 import { listen } from '../http/listen.js';
+import { sameSecret } from '../http/same-secret.js';
 import { mediaType } from '../validate/exchange.js';
 import { fileKindOf } from '../validate/magic.js';
 import type { TallyData } from '../validate/tally.js';
@@ -78,12 +79,6 @@ const BASE_PATH = '/v2/';
 const KNOWN_RESOURCES = new Set(['orders', 'checkout', 'files']);
 const SMALL_BODY_LIMIT = 1024 * 1024;
 export const DEFAULT_MAX_UPLOAD = 2 * 1024 ** 3;
-
-function sameSecret(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
 
 export async function startReferenceService(options: ReferenceOptions = {}): Promise<ReferenceService> {
   const dialect: Dialect = { ...CONFORMANT, ...options.dialect };
