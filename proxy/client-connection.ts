@@ -1,47 +1,41 @@
 import type { Socket } from 'node:net';
-import { CONTROL_PREFIX, TEST_HEADER } from '../src/control/control-plane.js';
+import { ABSOLUTE_FORM, routeAbsoluteForm } from './absolute-form.js';
 import { admitRequest } from './admission.js';
 import { failureAnswer, mayResend } from './answer-checks.js';
 import { AnswerRelay } from './answer-relay.js';
-import { BlindRequest } from './blind-request.js';
-import { ControlCall } from './control-call.js';
+import type { BlindRequest } from './blind-request.js';
+import { malformedStatus, tlsOnPlainPort, writeBare, writeRefusal } from './client-refusals.js';
+import type { ControlCall } from './control-call.js';
+import { controlRequest } from './control-request.js';
 import { EnforceGate } from './enforce-gate.js';
+import { judgeFailed, settle } from './exchange-end.js';
 import { type Flight, newFlight } from './flight.js';
 import { HeldEvents } from './held-events.js';
 import { type MessageHead, MessageParser } from './http-parser.js';
-import { chunkFrame, fieldLines, fieldValues, forwardedFields, LAST_CHUNK, statusLine } from './message-head.js';
+import { fieldLines, fieldValues, statusLine } from './message-head.js';
 import type { ProxyContext } from './proxy-context.js';
 import { RequestBackpressure } from './request-backpressure.js';
-import { lingerThenClose, writeClient, writeWhole } from './socket-writes.js';
-import { Upstream, type UpstreamFailure } from './upstream.js';
+import { lingerThenClose, writeWhole } from './socket-writes.js';
+import { TargetLink } from './target-link.js';
+import { UnreadAnswers } from './unread-answers.js';
+import type { UpstreamFailure } from './upstream.js';
 
-const REFUSED_ABSOLUTE =
-  '{"message":"print-conformance proxy: a request in absolute form is taken for http(s):// URLs without credentials only"}';
-
-/** A request target in absolute form ("http://host/path"), as clients send to a forward proxy. */
-const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\//i;
-
-// One client connection of the proxy and the target connection paired with it. Requests are read
-// off the socket with node's HTTP parser, admitted (admission.ts), in enforce mode judged first
-// (enforce-gate.ts), and written to the target with a new head; bodies pass through as the bytes
-// they are while taps watch them, and the answer comes back through the relay (answer-relay.ts).
-// Exchanges on a connection are handled one after another: a pipelined request is read when the
-// one before it has been answered (held-events.ts).
+// One client connection of the proxy and the target connection paired with it (target-link.ts).
+// Requests are read off the socket with node's HTTP parser, admitted (admission.ts), in enforce
+// mode judged first (enforce-gate.ts), and written to the target with a new head; bodies pass
+// through as the bytes they are while taps watch them, and the answer comes back through the relay
+// (answer-relay.ts). A control call (control-request.ts) or a request in absolute form
+// (absolute-form.ts) takes its own path. Exchanges on a connection are handled one after another:
+// a pipelined request is read when the one before it has been answered (held-events.ts).
 
 /** With no client timeout, idle connections are still closed after this long, as node's http server does. */
 const KEEP_ALIVE_MS = 5000;
-
-// The proxy frames every body it forwards itself: Content-Length is written with its own digits.
-const NOT_FORWARDED_TO_TARGET = new Set(['host', 'content-length', TEST_HEADER]);
-const NOT_FORWARDED_WITH_EXPECT = new Set(['host', 'content-length', 'expect', TEST_HEADER]);
 
 export class ClientConnection {
   private readonly parser: MessageParser;
   private readonly relay: AnswerRelay;
   private readonly gate: EnforceGate;
-  private upstream: Upstream | undefined;
-  /** The context the upstream connection was made in: another one's target needs another connection. */
-  private upstreamContext: ProxyContext | undefined;
+  private readonly target = new TargetLink();
   private flight: Flight | undefined;
   /** The context of the request being handled: the connection's own, or interception's for an absolute-form request. */
   private context: ProxyContext;
@@ -49,10 +43,11 @@ export class ClientConnection {
   private connectHead: MessageHead | undefined;
   /** The socket went to a tunnel or to TLS: this connection no longer reads or answers it. */
   private handedOver = false;
-  /** An absolute-form request for another host, passed on blind. */
-  private blind: BlindRequest | undefined;
-  /** A request to the control API, answered by the proxy itself. */
-  private control: ControlCall | undefined;
+  /**
+   * The connection's last request, not an exchange of the interface: a call to the control API
+   * (answered by the proxy itself) or an absolute-form request for another host (passed on blind).
+   */
+  private aside: BlindRequest | ControlCall | undefined;
   private readonly listeners: [string, (chunk: Buffer) => void][];
   /** Parser events of pipelined requests, waiting for the exchange before them. */
   private readonly held = new HeldEvents();
@@ -66,8 +61,8 @@ export class ClientConnection {
   private headStartedAt = 0;
   private readonly backpressure: RequestBackpressure;
   private readonly idleMs: number;
-  /** Bytes of answers waiting in the client's socket, charged to the memory budget until it reads them. */
-  private unread = 0;
+  /** Answers waiting in the client's socket, charged to the memory budget until it reads them. */
+  private readonly unread: UnreadAnswers;
   /** The next request waits until the client has read the answers before it (see `next`). */
   private waitingForClient = false;
   /** Exchanges this connection has finished, and when the last one ended. */
@@ -85,16 +80,17 @@ export class ClientConnection {
     // the connection may idle between requests. Whether a silence counts is decided when it fires.
     this.idleMs = ownContext.clientTimeoutMs > 0 ? ownContext.clientTimeoutMs : KEEP_ALIVE_MS;
     this.backpressure = new RequestBackpressure(client, () => this.held.holding);
+    this.unread = new UnreadAnswers(client, () => this.context.tapOptions.budget);
     this.relay = new AnswerRelay({
       client,
       get context() {
         return current();
       },
-      upstream: () => this.upstream,
+      upstream: () => this.target.current,
       connectionFields: (flight) => this.connectionFields(flight),
       finish: (flight) => this.finish(flight),
       failed: (flight, failure) => this.answerFailed(flight, failure),
-      heldUntilRead: (bytes) => this.heldUntilRead(bytes),
+      heldUntilRead: (bytes) => this.unread.held(bytes),
     });
     this.gate = new EnforceGate({
       client,
@@ -198,30 +194,19 @@ export class ClientConnection {
   private requestHead(given: MessageHead): void {
     this.headStartedAt = 0;
     // A control call or a blind request is the connection's last: what a client pipelined after it is dropped.
-    if (this.control || this.blind) return;
+    if (this.aside) return;
     if (given.method === 'CONNECT' && this.ownContext.door) {
       this.connectHead = given;
       return;
     }
     this.context = this.ownContext;
-    const control = this.ownContext.control;
-    if (control && given.url.startsWith(CONTROL_PREFIX)) {
-      const host = fieldValues(given.rawHeaders, 'host');
-      if (host.length > 1 || (host[0] !== this.allowedHost && !this.ownContext.hostAllowed(host[0]))) {
-        this.refuse(
-          403,
-          JSON.stringify({ message: 'print-conformance proxy: the control API answers its own host names only' }),
-        );
-        return;
-      }
-      // Nothing after it is read on this connection: its answer closes it (or it becomes an event stream).
-      this.control = new ControlCall(
-        control,
-        given,
-        this.client,
-        this.ownContext.localClient(this.client.remoteAddress),
-        () => this.detach(),
-      );
+    const control = controlRequest(given, this.ownContext, this.client, this.allowedHost, () => this.detach());
+    if (control?.kind === 'refused') {
+      this.refuse(control.status, control.body);
+      return;
+    }
+    if (control) {
+      this.aside = control.call;
       this.client.resume();
       return;
     }
@@ -248,46 +233,17 @@ export class ClientConnection {
     this.forward(flight);
   }
 
-  /**
-   * An absolute-form request ("GET http://host/path"), as sent to a forward proxy: for a host of the
-   * interface, the same request in origin form, handled in interception's context; for another
-   * host, passed on blind (loopback clients only) or refused. Undefined when it is not handled here.
-   */
+  /** An absolute-form request: the head to handle in interception's context, or undefined when it is not handled here. */
   private absoluteForm(head: MessageHead): MessageHead | undefined {
-    const door = this.ownContext.door;
-    const intercepting = this.ownContext.intercepting;
-    let url: URL | undefined;
-    try {
-      url = new URL(head.url);
-    } catch {
-      url = undefined;
+    const route = routeAbsoluteForm(head, this.ownContext, this.client);
+    if (route.kind === 'refused') this.refuse(route.status, route.body);
+    else if (route.kind === 'blind') {
+      this.aside = route.request;
+      this.client.resume();
+    } else {
+      this.context = route.context;
+      return route.head;
     }
-    const secure = url?.protocol === 'https:';
-    if (!door || !intercepting || !url || !(secure || url.protocol === 'http:') || url.username || url.password) {
-      this.refuse(400, REFUSED_ABSOLUTE);
-      return undefined;
-    }
-    // Some clients (axios among them) ask a proxy for an https:// URL in plain HTTP rather than tunnel.
-    const authority = { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(url.port) || (secure ? 443 : 80) };
-    if (door.intercepts(authority)) {
-      this.context = intercepting;
-      return { ...head, url: `${url.pathname}${url.search}` };
-    }
-    if (!this.ownContext.localClient(this.client.remoteAddress)) {
-      const reason = `a request for ${url.host} from ${this.client.remoteAddress}: only the interface's hosts are reached for clients on other machines`;
-      this.refuse(403, JSON.stringify({ message: `print-conformance proxy: ${reason}` }));
-      return undefined;
-    }
-    // The connection carries this request alone, and closes after its answer.
-    this.blind = new BlindRequest(
-      this.client,
-      head,
-      url,
-      door.route(authority),
-      (reason) => this.ownContext.refused(502, reason),
-      () => this.ownContext.passedOn?.(authority),
-    );
-    this.client.resume();
     return undefined;
   }
 
@@ -321,12 +277,8 @@ export class ClientConnection {
   }
 
   private requestBody(chunk: Buffer): void {
-    if (this.control) {
-      this.control.body(chunk);
-      return;
-    }
-    if (this.blind) {
-      this.blind.body(chunk);
+    if (this.aside) {
+      this.aside.body(chunk);
       return;
     }
     const flight = this.flight;
@@ -343,10 +295,9 @@ export class ClientConnection {
   }
 
   private requestEnd(): void {
-    if (this.control || this.blind) {
+    if (this.aside) {
       this.ignoring = true;
-      this.control?.end();
-      this.blind?.end();
+      this.aside.end();
       return;
     }
     const flight = this.flight;
@@ -367,32 +318,15 @@ export class ClientConnection {
   }
 
   private forward(flight: Flight): void {
-    if (!this.upstream?.usable() || this.upstreamContext?.route !== this.context.route) {
-      this.upstream?.destroy();
-      this.upstream = new Upstream(this.context.route, this.context.answerTimeoutMs, this.context.targetTimeoutMs);
-      this.upstreamContext = this.context;
-    }
-    flight.forwarded = true;
-    const head = flight.head;
-    let text = `${head.method} ${flight.path} HTTP/1.1\r\nhost: ${this.context.target.host}\r\n`;
-    text += forwardedFields(head.rawHeaders, flight.continued ? NOT_FORWARDED_WITH_EXPECT : NOT_FORWARDED_TO_TARGET);
-    // Framed as the parser read the request, never as its header text says (http-parser.ts).
-    const { framing } = head;
-    if (framing.kind === 'chunked') text += 'transfer-encoding: chunked\r\n';
-    else if (framing.kind === 'length') text += `content-length: ${framing.length}\r\n`;
-    const bodyFollows = framing.kind === 'chunked' || (framing.kind === 'length' && framing.length > 0);
-    this.upstream.send(`${text}\r\n`, this.relay.events(flight), bodyFollows);
+    this.target.forward(flight, this.context, this.relay.events(flight));
   }
 
   private writeBody(flight: Flight, chunk: Buffer): void {
-    const upstream = this.upstream;
-    if (!upstream || flight.finished) return;
-    const flowing = flight.chunked ? upstream.write(...chunkFrame(chunk)) : upstream.write(chunk);
-    if (!flowing) this.backpressure.waitForTarget((resume) => upstream.onceDrained(resume));
+    this.target.writeBody(flight, chunk, (until) => this.backpressure.waitForTarget(until));
   }
 
   private endBody(flight: Flight): void {
-    if (flight.chunked && !flight.finished) this.upstream?.write(LAST_CHUNK);
+    this.target.endBody(flight);
   }
 
   private connectionFields(flight: Flight): string {
@@ -416,7 +350,7 @@ export class ClientConnection {
     });
     if (answer.resend) {
       flight.resent = true;
-      this.upstream = undefined;
+      this.target.forget();
       this.forward(flight);
       return;
     }
@@ -428,15 +362,10 @@ export class ClientConnection {
   /** The exchange cannot complete: it is recorded as failed, and the client told if it still can be. */
   private fail(flight: Flight, status: number, message: string, extra?: Record<string, string>): void {
     if (flight.finished) return;
-    const { exchange } = flight;
-    exchange.request.body = flight.requestTap.finish(flight.headers['content-encoding']);
-    exchange.error = message;
-    exchange.proxyStatus = status;
-    exchange.violations = this.context.judge(exchange);
+    judgeFailed(flight, this.context, status, message);
     flight.discarding = true;
     flight.closeAfter = true;
-    this.upstream?.destroy();
-    this.upstream = undefined;
+    this.target.drop();
     if (!flight.headSent && !this.client.destroyed) {
       const body = JSON.stringify({ message: `print-conformance proxy: ${message}` });
       this.answerItself(flight, status, { 'content-type': 'application/json; charset=utf-8', ...extra }, body);
@@ -454,48 +383,19 @@ export class ClientConnection {
 
   private finish(flight: Flight): void {
     if (flight.finished) return;
-    flight.finished = true;
     this.served += 1;
     this.idleSince = performance.now();
-    flight.discarding = true;
-    flight.requestTap.close();
-    flight.answer?.tap.release();
-    if (flight.peekedCost > 0) this.context.tapOptions.budget?.give(flight.peekedCost);
-    flight.peekedCost = 0;
+    settle(flight, this.context);
     if (!flight.requestEnded && flight.forwarded) {
       // The target has not had the whole request: its connection cannot carry another one.
-      this.upstream?.destroy();
-      this.upstream = undefined;
+      this.target.drop();
     }
-    // A digest computed on the worker thread is in the recording: it is waited for (the exchange
-    // stays in flight until then, so a stopping proxy does not close the recording before it).
-    const record = () => {
-      this.context.record(flight.exchange, flight.started);
-      flight.done();
-    };
-    if (flight.requestTap.digested) void flight.requestTap.digested.then(record);
-    else record();
     if (flight.requestEnded) this.next(flight);
     else if (flight.closeAfter) {
       this.flight = undefined;
       this.endClient();
     }
     // Else the rest of the request body is read and dropped before the next request.
-  }
-
-  /** Answers written whole wait in the client's socket: charged to the budget until it has read them. */
-  private heldUntilRead(bytes: number): void {
-    if (!this.client.writableNeedDrain || this.client.destroyed) return;
-    const budget = this.context.tapOptions.budget;
-    if (!budget) return;
-    budget.hold(bytes);
-    this.unread += bytes;
-    if (this.unread === bytes) this.client.once('drain', () => this.answersRead());
-  }
-
-  private answersRead(): void {
-    this.context.tapOptions.budget?.give(this.unread);
-    this.unread = 0;
   }
 
   /** The exchange is over on both sides: the connection closes or goes on with the next request. */
@@ -543,22 +443,18 @@ export class ClientConnection {
   private refuse(status: number, body: string): void {
     this.ignoring = true;
     this.context.refused(status, body);
-    const bytes = Buffer.from(body);
-    const fields: Record<string, string> = { 'content-length': String(bytes.length) };
-    if (body) fields['content-type'] = 'application/json';
-    writeClient(this.client, `${statusLine(status)}${fieldLines(fields)}connection: close\r\n\r\n`, bytes);
+    writeRefusal(this.client, status, body);
     this.endClient();
   }
 
   private malformed(code: string, chunk: Buffer): void {
     this.ignoring = true;
-    // A TLS handshake (record type 22, version 3.x) where HTTP was due: the client took this port
-    // for an HTTPS one. Said in one line; the client itself sees only that TLS failed.
-    if (this.served === 0 && !this.flight && chunk[0] === 0x16 && chunk[1] === 0x03) {
-      const hint = `a client sent TLS to this plain HTTP port: use http://${this.ownContext.ownAuthority}/ as the base URL, or as HTTPS_PROXY for an HTTPS service`;
+    // TLS where HTTP was due: said in one line; the client itself sees only that TLS failed.
+    const hint = this.served === 0 && !this.flight ? tlsOnPlainPort(chunk, this.ownContext.ownAuthority) : undefined;
+    if (hint) {
       this.ownContext.log(`print-conformance proxy: ${hint}`);
       this.ownContext.refused(400, hint);
-      writeClient(this.client, `${statusLine(400)}content-length: 0\r\nconnection: close\r\n\r\n`);
+      writeBare(this.client, 400);
       this.endClient();
       return;
     }
@@ -567,9 +463,9 @@ export class ClientConnection {
       this.fail(this.flight, 400, message);
       return;
     }
-    const status = code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const status = malformedStatus(code);
     this.context.refused(status, message);
-    writeClient(this.client, `${statusLine(status)}content-length: 0\r\nconnection: close\r\n\r\n`);
+    writeBare(this.client, status);
     this.endClient();
   }
 
@@ -599,7 +495,7 @@ export class ClientConnection {
   }
 
   private closed(): void {
-    if (this.unread > 0) this.answersRead();
+    this.unread.read();
     const flight = this.flight;
     if (flight && !flight.finished) {
       if (this.context.stopping()) this.fail(flight, 503, 'the proxy stopped before the exchange completed');
@@ -608,7 +504,7 @@ export class ClientConnection {
       else this.fail(flight, 499, 'the client broke off the request');
     }
     this.flight = undefined;
-    this.upstream?.destroy();
+    this.target.drop();
     this.parser.close();
   }
 
