@@ -275,6 +275,7 @@ export async function runConformance(options: RunOptions): Promise<void> {
         colour: colourWanted(process.stdout),
         width: terminalWidth(process.stdout),
         profile: options.verbose === true,
+        brief: options.quiet,
       }),
     );
     if (options.reporter === 'github') process.stdout.write(githubAnnotations(result));
