@@ -3,7 +3,7 @@ import { sameSecret } from '../http/same-secret.js';
 import type { Headers } from '../validate/exchange.js';
 import { exchangeDetail } from './exchange-detail.js';
 import type { ExchangeFeed, FeedEntry } from './exchange-feed.js';
-import { detailPage, type ListFilters, listPage } from './live-page.js';
+import { detailPage, type ListFilters, listPage, type WebhookCallShown } from './live-page.js';
 import type { TestVerdicts } from './test-verdicts.js';
 
 // The control API under /__print-conformance/ on the proxy's and serve's own port (WireMock's
@@ -55,6 +55,10 @@ export interface ControlOptions {
   verdicts?: () => unknown;
   /** serve only: ends a checkout's payment step as the payment page would. */
   pay?: (code: string, outcome: string) => Answer;
+  /** serve only: sets an order's status (Shipped …), as the service's own side would. */
+  setOrderStatus?: (orderId: string, status: string) => { status: 200 | 404; message?: string };
+  /** serve only: the webhook calls made so far. */
+  webhooks?: () => readonly WebhookCallShown[];
 }
 
 /** A stream's client that reads this much less than is sent is dropped (it reconnects from where it was). */
@@ -107,6 +111,8 @@ function testName(value: string): string {
 /** The methods a known path takes, or undefined for a path that is not the API's. */
 function allowedMethods(path: string, payments: boolean): string | undefined {
   if (path === 'api/tests') return 'GET, POST';
+  if (payments && /^api\/orders\/[^/]+\/status$/.test(path)) return 'POST';
+  if (payments && path === 'api/webhooks') return 'GET, HEAD';
   if (/^(?:|index\.html|exchanges\/\d+|api\/(?:events|exchanges|exchanges\/\d+|verdicts|tests\/.+))$/.test(path))
     return 'GET, HEAD';
   if (payments && /^api\/payments\/[^/]+$/.test(path)) return 'POST';
@@ -211,6 +217,10 @@ export class ControlPlane {
         return problem(400, 'the body must be {"outcome": "Successful" | "Cancelled" | "Failed"}');
       return this.options.pay(decodeURIComponent(paying[1] as string), outcome);
     }
+    if (get && path === 'api/webhooks' && this.options.webhooks) return json(200, { calls: this.options.webhooks() });
+    const ordered = /^api\/orders\/([^/]+)\/status$/.exec(path);
+    if (request.method === 'POST' && ordered && this.options.setOrderStatus)
+      return this.orderStatus(decodeURIComponent(ordered[1] as string), request.body);
     const allowed = allowedMethods(path, Boolean(this.options.pay));
     if (allowed)
       return {
@@ -238,6 +248,21 @@ export class ControlPlane {
     if (site === 'cross-site' || site === 'same-site')
       return problem(403, 'the control API takes no cross-site request');
     return undefined;
+  }
+
+  private orderStatus(orderId: string, body: string): Answer {
+    let status: unknown;
+    try {
+      status = (JSON.parse(body) as { status?: unknown }).status;
+    } catch {
+      status = undefined;
+    }
+    // The real service's order statuses are not all published: any one word (Shipped, Delivered …) is taken.
+    if (typeof status !== 'string' || !/^[A-Z][A-Za-z]{1,39}$/.test(status))
+      return problem(400, 'the body must be {"status": "Shipped"} (a status, one word)');
+    const done = this.options.setOrderStatus?.(orderId, status);
+    if (done?.status !== 200) return problem(404, done?.message ?? `no order ${orderId}`);
+    return json(200, { orderId, status });
   }
 
   private nameTest(body: string): Answer {

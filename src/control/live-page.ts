@@ -16,6 +16,13 @@ export interface ListFilters {
   test?: string;
 }
 
+/** One webhook call of serve, with its tries, as the page lists it. */
+export interface WebhookCallShown {
+  orderId: string;
+  url: string;
+  tries: readonly { status?: number; error?: string; durationMs: number }[];
+}
+
 export interface PageContext {
   title: string;
   /** Appended to the page's own links and stream, when the control API wants a token. */
