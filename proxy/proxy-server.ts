@@ -156,6 +156,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     feed,
     tests,
     title: `print-conformance proxy for ${target.href}`,
+    targetBase: target.href,
     token: options.controlToken,
   });
   // The tally takes each exchange's judgement from its one judging on the way through. Every
