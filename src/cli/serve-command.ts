@@ -4,7 +4,6 @@ import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
 import { FAULT_LIST, OPERATION_HELP, parseFault } from '../reference/faults.js';
 import type { ReferenceService } from '../reference/service.js';
-import { webhookUrlProblem } from '../reference/webhooks.js';
 import { parseByteSize } from './byte-size.js';
 import { portOption } from './number-option.js';
 import { withSettings } from './settings.js';
@@ -22,6 +21,22 @@ function publicBaseUrl(given: string): string {
   if (url.search || url.hash || url.username || url.password)
     throw new UsageError(`--public-url ${given}: a base URL has no query, fragment or credentials`);
   return url.href.endsWith('/') ? url.href : `${url.href}/`;
+}
+
+/**
+ * Why a --webhook-url is no absolute http(s) URL, if it is not: it is checked at start. Here, not
+ * beside the webhooks, which load an HTTP client that every other command would load too.
+ */
+function webhookUrlProblem(given: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    return `--webhook-url ${given} is not an absolute URL`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return `--webhook-url ${given} is not an http or https URL`;
+  return undefined;
 }
 
 /** Addresses a service listening on every interface is reached at on this machine. */

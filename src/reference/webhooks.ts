@@ -35,19 +35,6 @@ export const WEBHOOK_RETRY_DELAYS_MS = [1000, 2000, 4000, 8000] as const;
 /** Calls listed; past it the oldest go (a session this long is long done with them). */
 const CALLS_KEPT = 1000;
 
-/** An absolute http(s) URL, or why not: `--webhook-url` is checked at start. */
-export function webhookUrlProblem(given: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(given);
-  } catch {
-    return `--webhook-url ${given} is not an absolute URL`;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    return `--webhook-url ${given} is not an http or https URL`;
-  return undefined;
-}
-
 export class Webhooks {
   private readonly kept: WebhookCall[] = [];
   private readonly running = new Set<Promise<void>>();
