@@ -282,6 +282,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     stopping: () => stopping,
     log,
     passedOn: (authority) => traffic.passedOn(`${authority.host}:${authority.port}`),
+    refusedHandshake: (refused) => feed.pushRefusedHandshake(refused),
     control,
     testOf: (headers) => control.testOf(headers),
     localClient: options.localClient ?? isLoopback,
