@@ -4,7 +4,7 @@ import { locateJsonMember, locateXmlElement } from '../http/locate-member.js';
 import { formatOfMediaType, sniffFormat } from '../validate/document.js';
 import { type Exchange, header, mediaType, type RecordedBody } from '../validate/exchange.js';
 import { pointerSegments } from '../validate/schema-messages.js';
-import type { FeedItem, RefusedHandshake } from './exchange-feed.js';
+import { type FeedItem, KEPT_IN_RECORDING, type RefusedHandshake } from './exchange-feed.js';
 import { prettyJson, prettyXml } from './pretty-body.js';
 
 // An exchange opened for a person: its heads and bodies as the recording holds them (redacted),
@@ -152,6 +152,7 @@ export function exchangeDetail(item: FeedItem, through?: ResendThrough): Exchang
  */
 function curlOf(exchange: Exchange, through: ResendThrough | undefined): string {
   const options: CurlOptions = { secrets: ['[Filtered]'] };
+  if (exchange.request.body?.skipped?.endsWith(KEPT_IN_RECORDING)) options.unheldBody = KEPT_IN_RECORDING;
   let sent = exchange;
   if (through) {
     const url = exchange.request.url;

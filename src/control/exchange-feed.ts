@@ -50,6 +50,8 @@ export interface FeedItem {
 export const SHOWN_BODY_CHARS = 64 * 1024;
 /** Bytes of a body kept whole (--record-bodies) held for the page's curl line; larger ones go. */
 export const KEPT_BINARY_CHARS = 1024 * 1024;
+/** What a body kept whole by the recording but too large for the window says of itself. */
+export const KEPT_IN_RECORDING = 'kept whole in the recording (--record-bodies), too large for the live page';
 const DEFAULT_COUNT = 1000;
 const DEFAULT_BYTES = 32 * 1024 * 1024;
 
@@ -60,6 +62,8 @@ function cutBody(body: RecordedBody | undefined): RecordedBody | undefined {
   const { base64, ...rest } = body;
   // Bytes kept whole stay for the curl line that sends them again, as long as they are few.
   if (base64 !== undefined && base64.length <= KEPT_BINARY_CHARS) return { ...rest, base64 };
+  // Larger ones are in the recording (--record-bodies), not in the window: the page says where.
+  if (base64 !== undefined) return { ...rest, skipped: [rest.skipped, KEPT_IN_RECORDING].filter(Boolean).join('; ') };
   if (rest.text !== undefined && rest.text.length > SHOWN_BODY_CHARS)
     return {
       ...rest,

@@ -27,6 +27,8 @@ export interface CurlOptions {
    * large to write in the command: the command reads it from there (`curl -s URL | curl … @-`).
    */
   bodyUrl?: string;
+  /** Where a body not held here is, when it is somewhere ("not kept whole in the recording" else). */
+  unheldBody?: string;
 }
 
 /** Headers of one connection, and those curl works out itself (Host from the URL, the length). */
@@ -164,6 +166,7 @@ function bodyArguments(
   secrets: Secrets,
   maxBodyBytes: number,
   bodyUrl: string | undefined,
+  unheld: string | undefined,
 ): BodyArguments {
   const body = exchange.request.body;
   const type = mediaType(header(exchange.request.headers, 'content-type'));
@@ -190,7 +193,7 @@ function bodyArguments(
   if (held && bodyUrl !== undefined)
     return { data: ['--data-binary', '@-'], input: `curl -s ${shellWord([bodyUrl])}`, notes };
   const file = `body.${FILE_SUFFIX[type ?? ''] ?? 'bin'}`;
-  notes.push(`${sizeNote(file, body)}${held ? '' : ', not kept whole in the recording'}`);
+  notes.push(`${sizeNote(file, body)}${held ? '' : `, ${unheld ?? 'not kept whole in the recording'}`}`);
   return { data: ['--data-binary', `@${file}`], notes };
 }
 
@@ -206,7 +209,13 @@ export function curlCommand(exchange: Exchange, options: CurlOptions = {}): stri
     ...CREDENTIAL_HEADERS,
     ...(options.credentialHeaders ?? []).map((n) => n.toLowerCase()),
   ]);
-  const { data, input, notes } = bodyArguments(exchange, secrets, options.maxBodyBytes ?? 4096, options.bodyUrl);
+  const { data, input, notes } = bodyArguments(
+    exchange,
+    secrets,
+    options.maxBodyBytes ?? 4096,
+    options.bodyUrl,
+    options.unheldBody,
+  );
   const formBuilt = data[0] === '-F' || data[0] === '--form-string';
 
   const words = ['curl'];

@@ -276,6 +276,17 @@ browserTest('the live page as a debugger', () => {
       200,
       file.length,
     ]);
+    // One too large for the page's window is in the recording, and the line says so.
+    await fetch(uploads?.cover?.uploadUrl as string, {
+      method: 'POST',
+      headers: { 'content-type': 'application/pdf', accept: 'application/json' },
+      body: Buffer.concat([PDF_BYTES, Buffer.alloc(900_000, 0x41)]),
+    });
+    const large = await newest();
+    await page.open(`${live}exchanges/${large.seq}`);
+    expect(await page.evaluate<string>(`document.getElementById('curl').textContent`)).toMatch(
+      /--data-binary @body\.pdf .*# body\.pdf: the \d+ bytes sent, sha256 [0-9a-f]{64}, kept whole in the recording \(--record-bodies\), too large for the live page$/,
+    );
   });
 
   it('downloads the window as HAR 1.2 from its link, bodies redacted as recorded', async () => {
