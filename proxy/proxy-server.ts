@@ -156,6 +156,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     feed,
     tests,
     title: `print-conformance proxy for ${target.href}`,
+    targetBase: target.href,
     token: options.controlToken,
   });
   // The tally takes each exchange's judgement from its one judging on the way through. Every
@@ -281,6 +282,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     stopping: () => stopping,
     log,
     passedOn: (authority) => traffic.passedOn(`${authority.host}:${authority.port}`),
+    refusedHandshake: (refused) => feed.pushRefusedHandshake(refused),
     control,
     testOf: (headers) => control.testOf(headers),
     localClient: options.localClient ?? isLoopback,

@@ -14,12 +14,30 @@ export interface FeedEntry {
   url: string;
   status?: number;
   test?: string;
+  /** From the request's start to the answer's end. */
   durationMs?: number;
+  /** From the request's start to the answer's head. */
+  headMs?: number;
+  /** The bodies' sizes in bytes, as sent on the wire. */
+  requestBytes?: number;
+  responseBytes?: number;
+  /** A TLS handshake the client refused (it does not trust the proxy's certificate): a row of its own, no exchange. */
+  refusedHandshake?: RefusedHandshake;
   /** Judged by the rules (an exchange of the interface), or only passed through (orders, other paths). */
   judged: boolean;
   blocked?: boolean;
   error?: string;
   violations: Violation[];
+}
+
+/** What the proxy knows of a TLS handshake a client refused. */
+export interface RefusedHandshake {
+  /** The host the client asked for (SNI, or the CONNECT's authority). */
+  host: string;
+  /** The client's address, when known. */
+  client?: string;
+  /** Why, as the TLS alert or the error said it ("unknown ca", "certificate unknown" …). */
+  reason: string;
 }
 
 export interface FeedItem {
@@ -30,6 +48,10 @@ export interface FeedItem {
 
 /** Text shown of a body, per side: more is cut, and the page says so. */
 export const SHOWN_BODY_CHARS = 64 * 1024;
+/** Bytes of a body kept whole (--record-bodies) held for the page's curl line; larger ones go. */
+export const KEPT_BINARY_CHARS = 1024 * 1024;
+/** What a body kept whole by the recording but too large for the window says of itself. */
+export const KEPT_IN_RECORDING = 'kept whole in the recording (--record-bodies), too large for the live page';
 const DEFAULT_COUNT = 1000;
 const DEFAULT_BYTES = 32 * 1024 * 1024;
 
@@ -37,7 +59,11 @@ type Listener = (entry: FeedEntry) => void;
 
 function cutBody(body: RecordedBody | undefined): RecordedBody | undefined {
   if (!body) return undefined;
-  const { base64: _dropped, ...rest } = body;
+  const { base64, ...rest } = body;
+  // Bytes kept whole stay for the curl line that sends them again, as long as they are few.
+  if (base64 !== undefined && base64.length <= KEPT_BINARY_CHARS) return { ...rest, base64 };
+  // Larger ones are in the recording (--record-bodies), not in the window: the page says where.
+  if (base64 !== undefined) return { ...rest, skipped: [rest.skipped, KEPT_IN_RECORDING].filter(Boolean).join('; ') };
   if (rest.text !== undefined && rest.text.length > SHOWN_BODY_CHARS)
     return {
       ...rest,
@@ -48,7 +74,13 @@ function cutBody(body: RecordedBody | undefined): RecordedBody | undefined {
 }
 
 function weight(exchange: Exchange): number {
-  return 512 + (exchange.request.body?.text?.length ?? 0) * 2 + (exchange.response?.body?.text?.length ?? 0) * 2;
+  const { request, response } = exchange;
+  return (
+    512 +
+    ((request.body?.text?.length ?? 0) + (response?.body?.text?.length ?? 0)) * 2 +
+    (request.body?.base64?.length ?? 0) +
+    (response?.body?.base64?.length ?? 0)
+  );
 }
 
 export class ExchangeFeed {
@@ -90,6 +122,9 @@ export class ExchangeFeed {
     if (exchange.response) entry.status = exchange.response.status;
     if (test !== undefined) entry.test = test;
     if (exchange.durationMs !== undefined) entry.durationMs = exchange.durationMs;
+    if (exchange.headMs !== undefined) entry.headMs = exchange.headMs;
+    entry.requestBytes = exchange.request.body?.size ?? 0;
+    if (exchange.response) entry.responseBytes = exchange.response.body?.size ?? 0;
     if (exchange.blocked) entry.blocked = true;
     if (exchange.error) entry.error = exchange.error;
     const kept: Exchange = {
@@ -97,7 +132,36 @@ export class ExchangeFeed {
       request: { ...exchange.request, body: cutBody(exchange.request.body) },
       ...(exchange.response ? { response: { ...exchange.response, body: cutBody(exchange.response.body) } } : {}),
     };
-    const item = { entry, exchange: kept };
+    this.hold({ entry, exchange: kept });
+    return entry;
+  }
+
+  /**
+   * A TLS handshake a client refused: no exchange came of it, but a person debugging the client
+   * sees it among the exchanges, in its place in time (the proxy's interception publishes it).
+   */
+  pushRefusedHandshake(refused: RefusedHandshake, at = new Date().toISOString()): FeedEntry {
+    this.seq += 1;
+    const entry: FeedEntry = {
+      seq: this.seq,
+      at,
+      method: 'CONNECT',
+      url: `https://${refused.host}/`,
+      judged: false,
+      violations: [],
+      refusedHandshake: { ...refused },
+      error: `the client refused the TLS handshake for ${refused.host}: ${refused.reason}`,
+    };
+    this.hold({
+      entry,
+      exchange: { startedAt: at, request: { method: 'CONNECT', url: entry.url, headers: {} }, error: entry.error },
+    });
+    return entry;
+  }
+
+  private hold(item: FeedItem): void {
+    const { entry } = item;
+    const kept = item.exchange;
     this.items.push(item);
     this.bytes += weight(kept);
     while (this.items.length > this.maxCount || (this.bytes > this.maxBytes && this.items.length > 1)) {
@@ -105,7 +169,6 @@ export class ExchangeFeed {
       this.bytes -= weight(oldest.exchange);
     }
     for (const listener of this.listeners) listener(entry);
-    return entry;
   }
 
   /** Entries after sequence number `after`, oldest first, at most `limit`. */
@@ -118,6 +181,11 @@ export class ExchangeFeed {
   /** Every entry held, newest first. */
   newestFirst(): FeedEntry[] {
     return this.items.map((item) => item.entry).reverse();
+  }
+
+  /** Every item held, oldest first (the HAR download, the text search). */
+  heldItems(): readonly FeedItem[] {
+    return this.items;
   }
 
   item(seq: number): FeedItem | undefined {

@@ -13,7 +13,7 @@ export function answerControl(
   response: ServerResponse,
   publicBase: string,
 ): void {
-  const send = (status: number, headers: Record<string, string>, body: string) => {
+  const send = (status: number, headers: Record<string, string>, body: string | Buffer) => {
     response.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
     response.end(request.method === 'HEAD' ? undefined : body);
   };

@@ -57,6 +57,8 @@ export interface PaymentFlowOptions {
   declinePayments: boolean;
   /** The host (and port) of the public URL, when the service is reached by one: a page's own origin too. */
   publicHost?: string;
+  /** Told after the payment's status moved (serve's webhooks follow it). */
+  onStatusChange?: (orderId: string) => void;
 }
 
 /**
@@ -120,6 +122,7 @@ export async function answerPayment(
   if (action === 'start') return write(response, paymentForm(viewOf(record, options)));
   if (postedFromElsewhere(request, options.publicHost)) return write(response, paymentFromElsewhere());
   record.status = action === 'pay' && options.declinePayments ? OUTCOMES.fail : OUTCOMES[action];
+  options.onStatusChange?.(record.orderId);
   const location = record.returnUrl === undefined ? undefined : redirectLocation(record.returnUrl);
   if (location === undefined) return write(response, outcomeWithoutReturn(record.status, record.returnUrl));
   response.writeHead(303, { location, 'content-length': 0, 'cache-control': 'no-store' });
@@ -145,6 +148,7 @@ export function settlePayment(
   code: string,
   outcome: string,
   declinePayments: boolean,
+  onStatusChange?: (orderId: string) => void,
 ): { status: number; headers: Record<string, string>; body: string } {
   const answer = (status: number, value: unknown) => ({
     status,
@@ -160,5 +164,6 @@ export function settlePayment(
   if (record.status !== 'Open')
     return answer(409, { message: `print-conformance: the payment is over (${record.status})` });
   record.status = (outcome === OUTCOMES.pay && declinePayments ? OUTCOMES.fail : outcome) as CheckoutRecord['status'];
+  onStatusChange?.(record.orderId);
   return answer(200, { checkout: record.code, status: record.status, returnUrl: record.returnUrl ?? null });
 }
