@@ -28,7 +28,7 @@ export const CLIENT_FORMAT_HTTP_RULES = [
     area: 'client',
     title: 'A checkout request has the documented "in" form',
     description:
-      'A checkout request (JSON or XML) has ReturnUrl a string when present, and Billing an object when present holding its address in Address, an object whose Name, Line1, PostCode, City and Country are strings where present. Address fields directly under Billing, a Billing that is a string, a ReturnUrl that is a number are violations: a service binding the documented form drops them silently.',
+      'A checkout request (JSON or XML) has ReturnUrl a string when present, and Billing an object when present holding its address in Address, an object whose Name, Line1, PostCode, City and Country are strings where present. A member written null in JSON or xsi:nil="true" in XML is the same as one left out, as Json.NET, Jackson and DataContractSerializer write an unset member. Address fields directly under Billing, a Billing that is a string, a ReturnUrl that is a number are violations: a service binding the documented form drops them silently.',
     faces: trafficOnly,
     formats: 'both',
     writes: false,
@@ -114,9 +114,9 @@ export const CLIENT_FORMAT_HTTP_RULES = [
     severity: 'must',
     seed: '§4.1',
     area: 'format',
-    title: 'An XML checkout request is accepted',
+    title: 'An XML checkout request is accepted, as XML writers write it',
     description:
-      'A valid checkout request sent as XML (Content-Type: application/xml) is accepted and answered. In traffic, a 4xx or 5xx answer to a well-formed XML set-up that breaks no must rule is a violation of the service; the rule is never passed on XML set-ups that were all refused.',
+      'A checkout request sent as XML is accepted and answered, as XML writers write it: Content-Type application/xml or text/xml, with or without a charset in any case; a declaration in single or double quotes or none; members in any order; Billing left out, empty or nil; a member the description does not name (a client sending back the address it was given, Email included). In traffic, a 4xx or 5xx answer to a well-formed XML set-up that breaks no must rule is a violation of the service; the rule is never passed on XML set-ups that were all refused.',
     faces: both,
     formats: 'xml',
     writes: true,
@@ -128,12 +128,31 @@ export const CLIENT_FORMAT_HTTP_RULES = [
     },
   },
   {
+    id: 'format.json-request',
+    severity: 'must',
+    seed: '§4.1',
+    area: 'format',
+    title: 'A JSON checkout request is accepted, as JSON writers write it',
+    description:
+      "A checkout request sent as JSON is accepted and answered, as JSON writers write it: Content-Type application/json with or without a charset in any case (charset=UTF-8 is how the real service's own guides send it); members in any order; a member null or left out (Json.NET and Jackson write an unset member as null); a member the description does not name. In traffic, a 4xx or 5xx answer to a well-formed JSON set-up that breaks no must rule is a violation of the service (such a refusal was filed under checkout.return-url.length before this rule existed); the rule is never passed on JSON set-ups that were all refused.",
+    faces: both,
+    formats: 'json',
+    writes: true,
+    evidence: {
+      what: 'an answer to a POST checkout whose JSON body could be read and breaks no must rule',
+      kinds: POST_CHECKOUT,
+      response: (f) =>
+        f.kind === 'POST checkout' && f.requestDocument === 'json' && f.requestSound && f.status !== undefined,
+    },
+  },
+  {
     id: 'http.no-server-error',
     severity: 'must',
     seed: '§7',
     area: 'http',
     title: 'No 5xx answers',
-    description: 'No request, valid or not, is answered with a 5xx status.',
+    description:
+      'No request, valid or not, is answered with a 5xx status: the suite sends set-ups, reads, uploads, a GET of a checkout before its first set-up and the other methods of observe.methods; the proxy flags every 5xx it sees.',
     faces: both,
     formats: 'none',
     writes: false,

@@ -109,4 +109,36 @@ export const OBSERVATIONS = [
       kinds: UPLOAD,
     },
   },
+  {
+    id: 'observe.methods',
+    severity: 'observe',
+    seed: '§4.1, §4.2, §4.3',
+    area: 'observe',
+    title: 'Other methods on the resources',
+    description:
+      'Records what HEAD, OPTIONS, PUT and DELETE on a checkout URL, and GET on an upload URL, are answered (status, Allow, whether a body came); a 5xx among them is listed first, and fails http.no-server-error. PUT and DELETE are not sent with --read-only.',
+    faces: suiteOnly,
+    formats: 'none',
+    writes: false,
+    evidence: {
+      what: 'the answers to the other methods on a checkout and an upload URL',
+      kinds: ANY,
+    },
+  },
+  {
+    id: 'observe.caching',
+    severity: 'observe',
+    seed: '§4.2',
+    area: 'observe',
+    title: 'Caching headers of GET checkout',
+    description:
+      'Records the caching headers of a GET checkout answer (Cache-Control, Expires, ETag, Last-Modified, Vary), and names a status that a cache may keep (max-age without Vary: Accept while JSON and XML are negotiated on one URL, say): a client may then read a stale Status.',
+    faces: suiteOnly,
+    formats: 'none',
+    writes: false,
+    evidence: {
+      what: 'an answer to GET checkout',
+      kinds: GET_CHECKOUT,
+    },
+  },
 ] as const satisfies readonly RuleFacts[];
