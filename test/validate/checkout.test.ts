@@ -145,6 +145,14 @@ describe('checkout.xml.tax-nil', () => {
     }
   });
 
+  it('finds Tax by its namespace too: an <xsi:Tax> or a Tax under a default namespace is not Tax', () => {
+    for (const tax of ['<xsi:Tax xsi:nil="true" />', '<Tax xmlns="urn:print-api" xsi:nil="true" />']) {
+      const violations = validateExchange(checkoutPost('xml', undefined, withTax(tax)));
+      expect(violations.map((v) => v.rule).sort(), tax).toEqual(['checkout.xml.root', 'checkout.xml.tax-nil']);
+      expect(violations.find((v) => v.rule === 'checkout.xml.tax-nil')?.message, tax).toMatch(/is in namespace/);
+    }
+  });
+
   it('fails a Tax nested below the root rather than its child', () => {
     const nested = withTax('').replace('<Billing>', '<Billing>\n    <Tax xsi:nil="true" />');
     expect(failing(checkoutPost('xml', undefined, nested))).toContain('checkout.xml.tax-nil@response');
