@@ -188,9 +188,10 @@ describe('checkout.return-url.length (UTF-16 code units)', () => {
       const url = n === 5 ? 'a://b' : ofLength(n);
       expect(url.length).toBe(n);
       expect(failing(checkoutPost('json', withReturnUrl(url), echoing(url), 201))).toEqual([]);
-      // Refused, a ReturnUrl in range is the service's fault.
+      // Refused, a ReturnUrl in range is the service's fault (and so is refusing a sound JSON set-up).
       expect(failing(checkoutPost('json', withReturnUrl(url), '{"message":"too long"}', 400))).toEqual([
         'checkout.return-url.length@response',
+        'format.json-request@response',
       ]);
     }
     for (const n of [4, 513]) {
