@@ -6,6 +6,7 @@ import { STACK_DIALECTS, STACK_MUTANTS } from './stack-variants.js';
 import { STATE_MUTANTS } from './state-faults.js';
 import { UNUSUAL_DIALECTS } from './unusual-dialects.js';
 import { UPLOAD_DIALECTS, UPLOAD_MUTANTS } from './upload-faults.js';
+import { WRITER_DIALECTS } from './writer-dialects.js';
 import { WRITER_MUTANTS } from './writer-mutants.js';
 
 export type { Mutant, StarvedVariant } from './mutant-helpers.js';
@@ -168,6 +169,7 @@ export const CONFORMANT_DIALECTS: Mutant[] = [
   ...STACK_DIALECTS,
   ...NEGOTIATION_DIALECTS,
   ...UPLOAD_DIALECTS,
+  ...WRITER_DIALECTS,
 ];
 
 /**
