@@ -6,9 +6,9 @@ import type { ProbeRun } from './probe-run.js';
 // observe.methods: what the methods the interface does not name get, on a checkout URL (HEAD,
 // OPTIONS, PUT, DELETE) and an upload URL (GET). The description is silent on them, so their
 // answers are recorded, never judged, except that a 5xx among them fails http.no-server-error as any
-// 5xx does (the core judges it). PUT and DELETE change what they reach: they go to the second
-// order's checkout, which the suite placed itself, never to the one it was given, and are not sent
-// with --read-only.
+// 5xx does (the core judges it). PUT and DELETE may change what they reach: they go to the second
+// checkout (the one the suite placed, or the one --other-checkout-url gave it to set up), never to
+// the checkout the rest of the run reads, and are not sent with --read-only.
 
 const RULE = 'observe.methods';
 
@@ -59,5 +59,5 @@ export async function probeMethods(run: ProbeRun, id: string): Promise<void> {
   for (const [what, answer] of ordered) run.observe(RULE, what, answer);
   if (readOnly) run.observe(RULE, 'PUT and DELETE checkout', 'not sent (--read-only)');
   else if (!secondCheckoutUrl)
-    run.observe(RULE, 'PUT and DELETE checkout', 'not sent: the suite placed no checkout of its own to send them to');
+    run.observe(RULE, 'PUT and DELETE checkout', 'not sent: there is no second checkout to send them to');
 }
