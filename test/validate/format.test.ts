@@ -214,6 +214,47 @@ describe('format.json-request', () => {
   });
 });
 
+describe('the spellings writers give a set-up, as validate and the proxy judge them', () => {
+  const single = (xml: string) => xml.replace(/^<\?xml version="1.0"\?>/, "<?xml version='1.0' encoding='UTF-8'?>");
+  const nilBilling = (xml: string) => xml.replace(/<Billing>[\s\S]*<\/Billing>/, '<Billing xsi:nil="true" />');
+  const withEmail = (xml: string) => xml.replace('</Country>', '</Country>\n      <Email>a@shop.example.test</Email>');
+  const references = (xml: string) => xml.replace(/<Name>[^<]*<\/Name>/, '<Name>Caf&#233; M&#xFC;ller</Name>');
+  const xmlForms: [string, (xml: string) => string, string][] = [
+    ['text/xml', (xml) => xml, 'text/xml'],
+    ['a single-quoted declaration', single, 'application/xml'],
+    ['a nil Billing', nilBilling, 'application/xml'],
+    ['an Email in the address', withEmail, 'application/xml'],
+    ['character references', references, 'application/xml; charset=utf-8'],
+  ];
+
+  it('finds no fault in an XML set-up written so and taken, and the service at fault when it refuses one', () => {
+    for (const [what, spell, type] of xmlForms) {
+      const request = spell(checkoutRequestXml());
+      const taken = checkoutPost('xml', request);
+      taken.request.headers['content-type'] = type;
+      expect(failing(taken), what).not.toContainEqual(expect.stringMatching(/@request$/));
+      const refused = checkoutPost('xml', request, '<Error><Message>unsupported</Message></Error>', 415);
+      refused.request.headers['content-type'] = type;
+      expect(failing(refused), what).toContain('format.xml-request@response');
+    }
+  });
+
+  it('does the same for JSON set-ups as Json.NET, Jackson and the real service guides write them', () => {
+    const sample = JSON.parse(checkoutRequestJson()) as Record<string, unknown>;
+    const jsonForms: [string, string, string][] = [
+      ['charset=UTF-8', JSON.stringify(sample), 'application/json;charset=UTF-8'],
+      ['billing null', JSON.stringify({ ...sample, billing: null }), 'application/json'],
+      ['returnUrl null', JSON.stringify({ ...sample, returnUrl: null }), 'application/json'],
+    ];
+    for (const [what, request, type] of jsonForms) {
+      const refused = checkoutPost('json', request, '{"message":"unsupported"}', 415);
+      refused.request.headers['content-type'] = type;
+      expect(failing(refused), what).toContain('format.json-request@response');
+      expect(failing(refused), what).not.toContainEqual(expect.stringMatching(/@request$/));
+    }
+  });
+});
+
 describe('checkout.request.schema: a member null or nil is one left out', () => {
   it('finds nothing to say of a null returnUrl or billing, nor of a nil Billing or ReturnUrl', () => {
     expect(failing(checkoutPost('json', JSON.stringify({ returnUrl: null, billing: null })))).toEqual([]);
