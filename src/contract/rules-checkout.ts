@@ -96,7 +96,7 @@ export const CHECKOUT_RULES = [
     area: 'checkout',
     title: 'XML checkout response carries a nil Tax element',
     description:
-      'An XML checkout response has exactly one Tax element, child of the root, that is empty and carries nil="true" in the namespace http://www.w3.org/2001/XMLSchema-instance, whatever prefix is bound to it (xsi:nil, i:nil). A prefix bound to another namespace does not count; a second Tax is a violation.',
+      'An XML checkout response has exactly one Tax element, child of the root, that is empty and carries nil="true" in the namespace http://www.w3.org/2001/XMLSchema-instance, whatever prefix is bound to it (xsi:nil, i:nil). A prefix bound to another namespace does not count; a second Tax is a violation. Tax is found by its namespace as well as its name: an <xsi:Tax>, or a Tax under a default namespace of its own, is another element.',
     faces: both,
     formats: 'xml',
     writes: false,
