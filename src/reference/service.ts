@@ -317,7 +317,13 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
       slot.size = file.size;
       slot.sha256 = file.sha256;
       const fileType =
-        dialect.fileTypeOf?.({ kind, declaredType: file.declaredType, fileName: file.fileName, multipart }) ?? kind;
+        dialect.fileTypeOf?.({
+          kind,
+          declaredType: file.declaredType,
+          fileName: file.fileName,
+          multipart,
+          head: file.head,
+        }) ?? kind;
       responder.resource(200, 'upload-result', { fileName: slot.role, fileType });
       // The last file of a paid order moves it to Processing.
       if (order && orderStatus(store, order) !== statusBefore) statusChanged(order.id);
