@@ -50,8 +50,8 @@ export interface ForwardDoorOptions {
   connectTo: readonly ConnectTo[];
   /** The TLS context for an intercepted host (its certificate made on first use). */
   hostContext(host: string): Promise<SecureContext>;
-  /** An intercepted connection, TLS terminated: its requests go through the pipeline. */
-  intercept(socket: TLSSocket, authority: Authority): void;
+  /** An intercepted connection, TLS terminated: its requests go through the pipeline (`accepted`: the socket TLS runs on). */
+  intercept(socket: TLSSocket, authority: Authority, accepted: Socket): void;
   /** Whether a client at this address is on this machine. */
   localClient(address: string | undefined): boolean;
   /** A blind tunnel or request passed on, counted apart from the interface. */
@@ -125,7 +125,7 @@ export class ForwardDoor {
         socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         const secure = new TLSSocket(socket, { isServer: true, secureContext, ALPNProtocols: ['http/1.1'] });
         secure.on('error', () => socket.destroy());
-        this.options.intercept(secure, authority);
+        this.options.intercept(secure, authority, socket);
         socket.resume();
       },
       (error: Error) => {

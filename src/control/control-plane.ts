@@ -55,7 +55,12 @@ export interface ControlOptions {
   verdicts?: () => unknown;
   /** serve only: ends a checkout's payment step as the payment page would. */
   pay?: (code: string, outcome: string) => Answer;
+  /** Event streams open at once; more are answered 503 (default 32). */
+  maxStreams?: number;
 }
+
+/** Event streams held open at once unless told otherwise: each holds a connection for as long as its reader likes. */
+export const DEFAULT_MAX_STREAMS = 32;
 
 /** A stream's client that reads this much less than is sent is dropped (it reconnects from where it was). */
 const STREAM_BACKLOG = 4 * 1024 * 1024;
@@ -185,6 +190,12 @@ export class ControlPlane {
       const after = request.headers['last-event-id'] ?? query.get('after');
       if (after !== undefined && after !== null && !/^\d+$/.test(after))
         return problem(400, 'after (or Last-Event-ID) must be a sequence number (0 or more)');
+      const maxStreams = this.options.maxStreams ?? DEFAULT_MAX_STREAMS;
+      if (this.streams.size >= maxStreams)
+        return {
+          ...problem(503, `${maxStreams} event streams are open already; try again later`),
+          headers: { ...json(503, {}).headers, 'retry-after': '5' },
+        };
       return { stream: (sink) => this.stream(sink, request, query) };
     }
     if (get && path === 'api/verdicts') {
