@@ -119,20 +119,27 @@ export class ForwardDoor {
     }
     socket.pause();
     socket.on('error', () => {});
-    this.options.hostContext(authority.host).then(
-      (secureContext) => {
-        if (socket.destroyed) return;
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        const secure = new TLSSocket(socket, { isServer: true, secureContext, ALPNProtocols: ['http/1.1'] });
-        secure.on('error', () => socket.destroy());
-        this.options.intercept(secure, authority, socket);
-        socket.resume();
-      },
-      (error: Error) => {
-        this.options.log(`print-conformance proxy: no certificate for ${authority.host}: ${error.message}`);
-        this.refuse(socket, 502, `no certificate could be made for ${authority.host}`);
-      },
-    );
+    this.options
+      .hostContext(authority.host)
+      .then(
+        (secureContext) => {
+          if (socket.destroyed) return;
+          socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+          const secure = new TLSSocket(socket, { isServer: true, secureContext, ALPNProtocols: ['http/1.1'] });
+          secure.on('error', () => socket.destroy());
+          this.options.intercept(secure, authority, socket);
+          socket.resume();
+        },
+        (error: Error) => {
+          this.options.log(`print-conformance proxy: no certificate for ${authority.host}: ${error.message}`);
+          this.refuse(socket, 502, `no certificate could be made for ${authority.host}`);
+        },
+      )
+      // A fault in opening the tunnel ends this tunnel, never the proxy.
+      .catch((error: Error) => {
+        this.options.log(`print-conformance proxy: the tunnel to ${authority.host} failed: ${error.message}`);
+        socket.destroy();
+      });
   }
 
   /** Bytes passed both ways to the host, unread. */

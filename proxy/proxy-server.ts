@@ -289,6 +289,16 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     localClient: options.localClient ?? isLoopback,
     release: (connection) => connections.delete(connection as ClientConnection),
   };
+  // Recording runs at the end of forwarding, some of it once a digest comes back from the worker
+  // thread (a promise): whatever goes wrong in it loses that exchange's record, never the proxy.
+  const recordExchange = context.record;
+  context.record = (exchange, started) => {
+    try {
+      recordExchange(exchange, started);
+    } catch (error) {
+      log(`print-conformance could not record ${requestLine(exchange)}: ${session.text((error as Error).message)}`);
+    }
+  };
   // Intercepted requests keep their paths under the target's origin, and their answers are passed
   // on as the service wrote them. Made from the context above, so that it shares every later change.
   const targetOrigin = new URL(target.origin);

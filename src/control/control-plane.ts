@@ -109,6 +109,17 @@ function testName(value: string): string {
   return name.slice(0, TEST_NAME_LIMIT);
 }
 
+/** A path segment that is not percent-encoded UTF-8 ("%E0%A4%A"): the request is a 400. */
+class UndecodablePath extends Error {}
+
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new UndecodablePath(`the path segment ${JSON.stringify(segment.slice(0, 100))} is not percent-encoded UTF-8`);
+  }
+}
+
 /** The methods a known path takes, or undefined for a path that is not the API's. */
 function allowedMethods(path: string, payments: boolean): string | undefined {
   if (path === 'api/tests') return 'GET, POST';
@@ -142,10 +153,29 @@ export class ControlPlane {
     this.streams.clear();
   }
 
+  /**
+   * The answer to a control request. Whatever a request holds, it is answered: a path that does not
+   * decode is a 400, and a fault in answering is a 500, never an exception that would reset the
+   * proxy's connection or stop serve.
+   */
   handle(request: ControlRequest): ControlAnswer {
-    const refused = this.refusal(request);
+    let url: URL;
+    try {
+      url = new URL(request.target, 'http://control.invalid/');
+    } catch {
+      return problem(400, 'the request target is no URL path');
+    }
+    try {
+      return this.answer(request, url);
+    } catch (error) {
+      if (error instanceof UndecodablePath) return problem(400, error.message);
+      return problem(500, 'the control API could not answer this request');
+    }
+  }
+
+  private answer(request: ControlRequest, url: URL): ControlAnswer {
+    const refused = this.refusal(request, url);
     if (refused) return refused;
-    const url = new URL(request.target, 'http://control.invalid/');
     const path = url.pathname.replace(/^\//, '');
     const query = url.searchParams;
     const tokenQuery = this.options.token ? `?token=${encodeURIComponent(this.options.token)}` : '';
@@ -205,7 +235,7 @@ export class ControlPlane {
     if (get && path === 'api/tests') return json(200, { current: this.currentTest ?? null, tests: tests.all() });
     const tested = /^api\/tests\/(.+)$/.exec(path);
     if (get && tested) {
-      const name = decodeURIComponent(tested[1] as string);
+      const name = decodedSegment(tested[1] as string);
       const verdict = tests.verdict(name);
       return verdict ? json(200, verdict) : problem(404, `no exchange of test ${JSON.stringify(name)} was seen`);
     }
@@ -220,7 +250,7 @@ export class ControlPlane {
       }
       if (typeof outcome !== 'string')
         return problem(400, 'the body must be {"outcome": "Successful" | "Cancelled" | "Failed"}');
-      return this.options.pay(decodeURIComponent(paying[1] as string), outcome);
+      return this.options.pay(decodedSegment(paying[1] as string), outcome);
     }
     const allowed = allowedMethods(path, Boolean(this.options.pay));
     if (allowed)
@@ -232,13 +262,11 @@ export class ControlPlane {
   }
 
   /** Why a control request is refused: another machine without the token, a wrong token, another site. */
-  private refusal(request: ControlRequest): Answer | undefined {
+  private refusal(request: ControlRequest, url: URL): Answer | undefined {
     const token = this.options.token;
     if (token) {
       const given =
-        /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ??
-        new URL(request.target, 'http://control.invalid/').searchParams.get('token') ??
-        '';
+        /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? url.searchParams.get('token') ?? '';
       if (!sameSecret(given, token))
         return problem(401, 'the control API wants Authorization: Bearer <--control-token>');
     } else if (!request.local) {

@@ -333,12 +333,13 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     // The customer's payment screen: HTML for a browser, without the bearer token it does not have.
     if (isPaymentPath(segments)) {
       const publicHost = options.publicUrl ? new URL(publicBase).host : undefined;
-      answerPayment(request, response, store, segments, {
+      const paid = answerPayment(request, response, store, segments, {
         declinePayments: faults.declinesPayments,
         ...(publicHost ? { publicHost } : {}),
       }).catch(() => {
         if (!response.headersSent) response.writeHead(500).end();
       });
+      paid.catch(() => response.destroy());
       return;
     }
     const endpoint: OutgoingAnswer['endpoint'] =
@@ -352,7 +353,7 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
               ? 'oauth'
               : 'other';
     const responder = new Responder(request, response, dialect, endpoint);
-    handle(request, responder, segments).catch((error: unknown) => {
+    const handled = handle(request, responder, segments).catch((error: unknown) => {
       if (error instanceof HttpError) {
         responder.error(error.status, error.message, error.hints, {
           ...error.headers,
@@ -364,6 +365,8 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
       // Whatever the client still sends after a refusal is read and dropped, so the socket stays usable.
       if (!request.complete) request.resume();
     });
+    // An answer that cannot even be written ends this request, never the service.
+    handled.catch(() => response.destroy());
   };
   const feed = new ExchangeFeed();
   const tests = new TestVerdicts();
