@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { fromAnotherSite } from '../http/request-site.js';
 import { sameSecret } from '../http/same-secret.js';
 import type { Headers } from '../validate/exchange.js';
 import { exchangeDetail } from './exchange-detail.js';
@@ -272,10 +273,9 @@ export class ControlPlane {
     } else if (!request.local) {
       return problem(403, 'the control API answers clients on this machine only; give --control-token to open it');
     }
-    // A page of another site in the user's browser must not drive it (a cross-site form post).
-    const site = request.headers['sec-fetch-site'];
-    if (site === 'cross-site' || site === 'same-site')
-      return problem(403, 'the control API takes no cross-site request');
+    // A page of another site in the user's browser must not drive it (a cross-site form post):
+    // Sec-Fetch-Site says so, or, from a browser that does not send it, Origin.
+    if (fromAnotherSite(request.headers)) return problem(403, 'the control API takes no cross-site request');
     return undefined;
   }
 
