@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { benchHttpsInterception } from './https-interception.js';
 import { benchLearntOrders } from './learnt-orders.js';
 import { benchLivePageBurst } from './live-page-burst.js';
+import { benchLiveWindowMemory } from './live-window-memory.js';
 import { MiB } from './process-memory.js';
 import { benchProxyConnections } from './proxy-connections.js';
 import { benchProxyCost } from './proxy-cost.js';
@@ -71,6 +72,9 @@ step('live page: 10 000 exchanges through the proxy with the page open in headle
 const livePage = await benchLivePageBurst();
 results.livePage = livePage;
 
+step('live window: 200 checkout set-ups of 4 MiB JSON through the proxy');
+results.liveWindow = await benchLiveWindowMemory();
+
 step('suite: npx print-conformance against the embedded default');
 const suite = benchSuiteWallTime();
 results.suite = suite;
@@ -114,6 +118,8 @@ console.table({
 });
 console.log('\nThe proxy through a burst with the live page open (RSS, MiB):');
 console.table(livePage);
+console.log('\nThe proxy after 200 set-ups of 4 MiB (RSS, MiB):');
+console.table(results.liveWindow);
 console.log('\nValidate and suite:');
 const { large, ...validateRow } = validate;
 console.table({ validate: validateRow, [`validate ×${large.exchanges / validate.exchanges}`]: large });

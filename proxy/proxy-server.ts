@@ -150,7 +150,9 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   // The target is the service's base: what goes elsewhere under it is not the interface.
   const state = new TrafficState(target.href);
   const traffic = new TrafficLog(redact, redaction.headers, session.text);
-  const feed = new ExchangeFeed();
+  const budget = new MemoryBudget(options.memoryBudget ?? 256 * 1024 * 1024);
+  // What the live page keeps is memory held like bodies: charged to the same budget.
+  const feed = new ExchangeFeed(undefined, undefined, budget);
   const tests = new TestVerdicts(options.strict);
   const control = new ControlPlane({
     feed,
@@ -215,7 +217,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     tapOptions: {
       keepLimit: validateLimit,
       keepBinary: options.recordBodies ?? false,
-      budget: new MemoryBudget(options.memoryBudget ?? 256 * 1024 * 1024),
+      budget,
     },
     enforce: options.mode === 'enforce',
     rewriteUrls: options.rewriteUrls !== false,
