@@ -134,6 +134,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   const redaction: SessionNames = {
     headers: options.redact?.headers ?? [],
     members: options.redact?.members ?? [],
+    secrets: options.redact?.secrets ?? [],
   };
   const session = sessionRedaction(redaction);
   const redact = session.exchange;

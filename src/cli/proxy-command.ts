@@ -158,7 +158,7 @@ export function proxyCommand(yargs: Argv) {
               loadOrCreateCa(caDirectory(settings.caDir)),
             )
           : undefined;
-      const proxy = await start({ ...settings, log });
+      const proxy = await start({ ...settings, redact: { ...settings.redact, secrets }, log });
       const clientEnv = clientCa
         ? (await import('./client-environment.js')).clientEnvironment(proxy.url, clientCa.certPath, clientCa.certPem)
         : undefined;

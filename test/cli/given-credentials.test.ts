@@ -180,7 +180,7 @@ describe('a credential the user gave, echoed by the service', () => {
     expectNone(textsUnder(reports), [SHOP_KEY], 'replay reports');
   });
 
-  it("is not written by the proxy when it stands on the wrapped command's line", async () => {
+  it("is not written by the proxy, its recordings included, when it stands on the wrapped command's line", async () => {
     const reports = join(folder, 'proxy');
     // The command reaches the service through the proxy with its credentials, which the service echoes.
     const script = `fetch(process.env.PRINT_CONFORMANCE_PROXY_URL + 'checkout/abc', { headers: { accept: 'application/json', 'x-pass': process.argv.slice(1).join(' ') } }).then((r) => r.text()).then(() => process.exit(3))`;
@@ -194,6 +194,10 @@ describe('a credential the user gave, echoed by the service', () => {
       join(reports, 'summary.md'),
       '--allure-dir',
       join(reports, 'allure'),
+      '--record',
+      join(reports, 'traffic.ndjson'),
+      '--har',
+      join(reports, 'traffic.har'),
       '--',
       process.execPath,
       '-e',
