@@ -98,6 +98,29 @@ describe('--max-connections', () => {
     }
   });
 
+  it('counts requests passed on blind while they wait for their host', async () => {
+    const setup = await proxiedService({ proxy: { maxConnections: 4 } });
+    try {
+      const port = (other.address() as AddressInfo).port;
+      // The other host never answers: the four let through hold their places.
+      const opened = await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          const connection = await openConnection(setup.proxy.url);
+          connection.socket.write(`GET http://127.0.0.1:${port}/slow HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n\r\n`);
+          return connection;
+        }),
+      );
+      const refused = () => opened.filter(({ received }) => received().startsWith('HTTP/1.1 503')).length;
+      for (let tries = 0; tries < 100 && refused() < 4; tries += 1)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(refused()).toBe(4);
+      expect(opened.filter(({ received }) => received() === '')).toHaveLength(4);
+      for (const { socket } of opened) socket.destroy();
+    } finally {
+      await setup.dispose();
+    }
+  });
+
   it('counts event streams, which have a limit of their own (half the connections at most)', async () => {
     const setup = await proxiedService({ proxy: { maxConnections: 10 } });
     try {
