@@ -316,7 +316,21 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     throw new HttpError(404, `nothing at ${request.url}`, [`The interface lives under ${BASE_PATH}.`]);
   }
 
+  // A request the service cannot even read (a target that is no URL path, "//") is a 400 that
+  // ends this request, never an exception that stops the service.
   const listener: RequestListener = (request, response) => {
+    try {
+      answer(request, response);
+    } catch {
+      request.resume();
+      if (response.headersSent) response.destroy();
+      else
+        response
+          .writeHead(400, { 'content-type': 'application/json', connection: 'close' })
+          .end('{"message":"print-conformance: the request target is no URL path"}');
+    }
+  };
+  const answer: RequestListener = (request, response) => {
     if (names && refusedForeignHost(request, response, names)) return;
     if (control && request.url?.startsWith(CONTROL_PREFIX)) {
       answerControl(control, request, response, publicBase);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ControlPlane } from '../../src/control/control-plane.js';
 import { ExchangeFeed } from '../../src/control/exchange-feed.js';
 import { TestVerdicts } from '../../src/control/test-verdicts.js';
+import { startReferenceService } from '../../src/reference/service.js';
 import { startListeningCli } from '../helpers/cli.js';
 import { proxiedService } from '../helpers/proxy-fixture.js';
 import { rawExchange } from '../helpers/raw-http.js';
@@ -99,6 +100,39 @@ describe('an undecodable control path over the wire', () => {
     } finally {
       const stopped = await serve.stop();
       expect(stopped.stderr).not.toMatch(/URIError|Unhandled/);
+    }
+  });
+});
+
+/** Request targets no client should send, each of which once threw out of a request handler. */
+const ODD_TARGETS = [
+  '//',
+  '//x:99999/',
+  'http://[/',
+  '/__print-conformance//',
+  '/__print-conformance/api/tests/%',
+  '/__print-conformance/api/payments/%E0%A4%A',
+  '/v2/checkout/%E0%A4%A',
+  '/v2/payments/%E0%A4%A/start',
+];
+
+describe('odd request targets', () => {
+  it.each(['serve', 'the proxy'])('are each answered by %s with a status, never a crash or a reset', async (face) => {
+    const setup = face === 'the proxy' ? await proxiedService() : undefined;
+    const service = setup ? undefined : await startReferenceService({ control: {} });
+    try {
+      const origin = new URL(setup?.proxy.url ?? service?.baseUrl ?? '').origin;
+      for (const target of ODD_TARGETS) {
+        const method = target.includes('payments/%E0') && target.startsWith('/__') ? 'POST' : 'GET';
+        const answer = await rawExchange(
+          origin,
+          `${method} ${target} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`,
+        );
+        expect(answer, target).toMatch(/^HTTP\/1\.1 [234]\d\d /);
+      }
+    } finally {
+      await setup?.dispose();
+      await service?.close();
     }
   });
 });
