@@ -135,7 +135,9 @@ export async function runConformance(options: RunOptions): Promise<void> {
   const secrets = [token, clientSecret].filter((s): s is string => Boolean(s));
   const credentialHeaders = Object.keys(headers).filter((name) => /authorization|api-key|token|cookie/i.test(name));
   for (const name of credentialHeaders) secrets.push(headers[name] as string);
-  noteGivenSecrets([...secrets, ...credentialValues(headers)]);
+  // Any header the user gives may be a credential (X-Shop-Key): its value is masked as one.
+  secrets.push(...credentialValues(headers).filter((value) => !secrets.includes(value)));
+  noteGivenSecrets(secrets);
   const orderBody = readOrderBody(options.orderBody);
   const checkoutUrl = absoluteUrl(options.checkoutUrl, '--checkout-url');
   const uploadUrl = absoluteUrl(options.uploadUrl, '--upload-url');

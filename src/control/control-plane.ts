@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { TOOL_NAME, TOOL_VERSION } from '../contract/package-root.js';
 import { harEntry } from '../http/har-entry.js';
+import { fromAnotherSite } from '../http/request-site.js';
 import { sameSecret } from '../http/same-secret.js';
 import type { Headers } from '../validate/exchange.js';
 import { exchangeDetail, type ResendThrough } from './exchange-detail.js';
@@ -65,7 +66,12 @@ export interface ControlOptions {
   setOrderStatus?: (orderId: string, status: string) => { status: 200 | 404; message?: string };
   /** serve only: the webhook calls made so far. */
   webhooks?: () => readonly WebhookCallShown[];
+  /** Event streams open at once; more are answered 503 (default 32). */
+  maxStreams?: number;
 }
+
+/** Event streams held open at once unless told otherwise: each holds a connection for as long as its reader likes. */
+export const DEFAULT_MAX_STREAMS = 32;
 
 /** A stream's client that reads this much less than is sent is dropped (it reconnects from where it was). */
 const STREAM_BACKLOG = 4 * 1024 * 1024;
@@ -114,6 +120,17 @@ function testName(value: string): string {
   return name.slice(0, TEST_NAME_LIMIT);
 }
 
+/** A path segment that is not percent-encoded UTF-8 ("%E0%A4%A"): the request is a 400. */
+class UndecodablePath extends Error {}
+
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new UndecodablePath(`the path segment ${JSON.stringify(segment.slice(0, 100))} is not percent-encoded UTF-8`);
+  }
+}
+
 /** The methods a known path takes, or undefined for a path that is not the API's. */
 function allowedMethods(path: string, payments: boolean): string | undefined {
   if (path === 'api/tests') return 'GET, POST';
@@ -153,10 +170,29 @@ export class ControlPlane {
     this.streams.clear();
   }
 
+  /**
+   * The answer to a control request. Whatever a request holds, it is answered: a path that does not
+   * decode is a 400, and a fault in answering is a 500, never an exception that would reset the
+   * proxy's connection or stop serve.
+   */
   handle(request: ControlRequest): ControlAnswer {
-    const refused = this.refusal(request);
+    let url: URL;
+    try {
+      url = new URL(request.target, 'http://control.invalid/');
+    } catch {
+      return problem(400, 'the request target is no URL path');
+    }
+    try {
+      return this.answer(request, url);
+    } catch (error) {
+      if (error instanceof UndecodablePath) return problem(400, error.message);
+      return problem(500, 'the control API could not answer this request');
+    }
+  }
+
+  private answer(request: ControlRequest, url: URL): ControlAnswer {
+    const refused = this.refusal(request, url);
     if (refused) return refused;
-    const url = new URL(request.target, 'http://control.invalid/');
     const path = url.pathname.replace(/^\//, '');
     const query = url.searchParams;
     const tokenQuery = this.options.token ? `?token=${encodeURIComponent(this.options.token)}` : '';
@@ -236,6 +272,12 @@ export class ControlPlane {
       const after = request.headers['last-event-id'] ?? query.get('after');
       if (after !== undefined && after !== null && !/^\d+$/.test(after))
         return problem(400, 'after (or Last-Event-ID) must be a sequence number (0 or more)');
+      const maxStreams = this.options.maxStreams ?? DEFAULT_MAX_STREAMS;
+      if (this.streams.size >= maxStreams)
+        return {
+          ...problem(503, `${maxStreams} event streams are open already; try again later`),
+          headers: { ...json(503, {}).headers, 'retry-after': '5' },
+        };
       return { stream: (sink) => this.stream(sink, request, query) };
     }
     if (get && path === 'api/verdicts') {
@@ -245,7 +287,7 @@ export class ControlPlane {
     if (get && path === 'api/tests') return json(200, { current: this.currentTest ?? null, tests: tests.all() });
     const tested = /^api\/tests\/(.+)$/.exec(path);
     if (get && tested) {
-      const name = decodeURIComponent(tested[1] as string);
+      const name = decodedSegment(tested[1] as string);
       const verdict = tests.verdict(name);
       return verdict ? json(200, verdict) : problem(404, `no exchange of test ${JSON.stringify(name)} was seen`);
     }
@@ -260,12 +302,12 @@ export class ControlPlane {
       }
       if (typeof outcome !== 'string')
         return problem(400, 'the body must be {"outcome": "Successful" | "Cancelled" | "Failed"}');
-      return this.options.pay(decodeURIComponent(paying[1] as string), outcome);
+      return this.options.pay(decodedSegment(paying[1] as string), outcome);
     }
     if (get && path === 'api/webhooks' && this.options.webhooks) return json(200, { calls: this.options.webhooks() });
     const ordered = /^api\/orders\/([^/]+)\/status$/.exec(path);
     if (request.method === 'POST' && ordered && this.options.setOrderStatus)
-      return this.orderStatus(decodeURIComponent(ordered[1] as string), request.body);
+      return this.orderStatus(decodedSegment(ordered[1] as string), request.body);
     const allowed = allowedMethods(path, Boolean(this.options.pay));
     if (allowed)
       return {
@@ -318,22 +360,19 @@ export class ControlPlane {
   }
 
   /** Why a control request is refused: another machine without the token, a wrong token, another site. */
-  private refusal(request: ControlRequest): Answer | undefined {
+  private refusal(request: ControlRequest, url: URL): Answer | undefined {
     const token = this.options.token;
     if (token) {
       const given =
-        /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ??
-        new URL(request.target, 'http://control.invalid/').searchParams.get('token') ??
-        '';
+        /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? url.searchParams.get('token') ?? '';
       if (!sameSecret(given, token))
         return problem(401, 'the control API wants Authorization: Bearer <--control-token>');
     } else if (!request.local) {
       return problem(403, 'the control API answers clients on this machine only; give --control-token to open it');
     }
-    // A page of another site in the user's browser must not drive it (a cross-site form post).
-    const site = request.headers['sec-fetch-site'];
-    if (site === 'cross-site' || site === 'same-site')
-      return problem(403, 'the control API takes no cross-site request');
+    // A page of another site in the user's browser must not drive it (a cross-site form post):
+    // Sec-Fetch-Site says so, or, from a browser that does not send it, Origin.
+    if (fromAnotherSite(request.headers)) return problem(403, 'the control API takes no cross-site request');
     return undefined;
   }
 

@@ -1,3 +1,4 @@
+import { keptCopy } from '../findings/kept-copy.js';
 import type { Exchange, RecordedBody, Violation } from '../validate/exchange.js';
 
 // The one stream of judged exchanges that the control API, its event stream and the live page
@@ -57,6 +58,22 @@ const DEFAULT_BYTES = 32 * 1024 * 1024;
 
 type Listener = (entry: FeedEntry) => void;
 
+/** Memory shared with the rest of the process (the proxy's --memory-budget): the window is charged what it holds. */
+export interface FeedBudget {
+  take(bytes: number): boolean;
+  hold(bytes: number): void;
+  give(bytes: number): void;
+}
+
+const NOT_KEPT = 'not kept for the page: the memory budget (--memory-budget) is spent';
+
+/** A body without its text, for a window whose budget is spent. */
+function withoutText(body: RecordedBody | undefined): RecordedBody | undefined {
+  if (!body) return undefined;
+  const { text: _text, base64: _base64, headBase64: _head, parts: _parts, ...rest } = body;
+  return { ...rest, skipped: NOT_KEPT };
+}
+
 function cutBody(body: RecordedBody | undefined): RecordedBody | undefined {
   if (!body) return undefined;
   const { base64, ...rest } = body;
@@ -73,18 +90,8 @@ function cutBody(body: RecordedBody | undefined): RecordedBody | undefined {
   return rest;
 }
 
-function weight(exchange: Exchange): number {
-  const { request, response } = exchange;
-  return (
-    512 +
-    ((request.body?.text?.length ?? 0) + (response?.body?.text?.length ?? 0)) * 2 +
-    (request.body?.base64?.length ?? 0) +
-    (response?.body?.base64?.length ?? 0)
-  );
-}
-
 export class ExchangeFeed {
-  private readonly items: FeedItem[] = [];
+  private readonly items: (FeedItem & { weight: number })[] = [];
   private bytes = 0;
   private seq = 0;
   private readonly listeners = new Set<Listener>();
@@ -92,6 +99,7 @@ export class ExchangeFeed {
   constructor(
     private readonly maxCount = DEFAULT_COUNT,
     private readonly maxBytes = DEFAULT_BYTES,
+    private readonly budget?: FeedBudget,
   ) {}
 
   /** The newest sequence number given (0: none yet). */
@@ -127,13 +135,27 @@ export class ExchangeFeed {
     if (exchange.response) entry.responseBytes = exchange.response.body?.size ?? 0;
     if (exchange.blocked) entry.blocked = true;
     if (exchange.error) entry.error = exchange.error;
-    const kept: Exchange = {
+    const cut: Exchange = {
       ...exchange,
       request: { ...exchange.request, body: cutBody(exchange.request.body) },
       ...(exchange.response ? { response: { ...exchange.response, body: cutBody(exchange.response.body) } } : {}),
     };
-    this.hold({ entry, exchange: kept });
-    return entry;
+    // A copy holding nothing of the exchange (a cut of a body is a view of all of it), weighed as kept.
+    let kept = keptCopy({ entry, exchange: cut });
+    if (this.budget && !this.budget.take(kept.weight)) {
+      kept = keptCopy({
+        entry,
+        exchange: {
+          ...cut,
+          request: { ...cut.request, body: withoutText(cut.request.body) },
+          ...(cut.response ? { response: { ...cut.response, body: withoutText(cut.response.body) } } : {}),
+        },
+      });
+      // Small, and counted: the budget may go over by it, and takes nothing more until it is back under.
+      this.budget.hold(kept.weight);
+    }
+    this.hold(kept.copy, kept.weight);
+    return kept.copy.entry;
   }
 
   /**
@@ -142,33 +164,36 @@ export class ExchangeFeed {
    */
   pushRefusedHandshake(refused: RefusedHandshake, at = new Date().toISOString()): FeedEntry {
     this.seq += 1;
-    const entry: FeedEntry = {
-      seq: this.seq,
-      at,
-      method: 'CONNECT',
-      url: `https://${refused.host}/`,
-      judged: false,
-      violations: [],
-      refusedHandshake: { ...refused },
-      error: `the client refused the TLS handshake for ${refused.host}: ${refused.reason}`,
-    };
-    this.hold({
-      entry,
-      exchange: { startedAt: at, request: { method: 'CONNECT', url: entry.url, headers: {} }, error: entry.error },
+    const error = `the client refused the TLS handshake for ${refused.host}: ${refused.reason}`;
+    const url = `https://${refused.host}/`;
+    const kept = keptCopy({
+      entry: {
+        seq: this.seq,
+        at,
+        method: 'CONNECT',
+        url,
+        judged: false,
+        violations: [],
+        refusedHandshake: { ...refused },
+        error,
+      } satisfies FeedEntry,
+      exchange: { startedAt: at, request: { method: 'CONNECT', url, headers: {} }, error } satisfies Exchange,
     });
-    return entry;
+    this.budget?.hold(kept.weight);
+    this.hold(kept.copy, kept.weight);
+    return kept.copy.entry;
   }
 
-  private hold(item: FeedItem): void {
-    const { entry } = item;
-    const kept = item.exchange;
-    this.items.push(item);
-    this.bytes += weight(kept);
+  /** Keeps an item in the window (the newest `maxCount`, at most `maxBytes`) and tells the listeners. */
+  private hold(item: FeedItem, weight: number): void {
+    this.items.push({ ...item, weight });
+    this.bytes += weight;
     while (this.items.length > this.maxCount || (this.bytes > this.maxBytes && this.items.length > 1)) {
-      const oldest = this.items.shift() as FeedItem;
-      this.bytes -= weight(oldest.exchange);
+      const oldest = this.items.shift() as FeedItem & { weight: number };
+      this.bytes -= oldest.weight;
+      this.budget?.give(oldest.weight);
     }
-    for (const listener of this.listeners) listener(entry);
+    for (const listener of this.listeners) listener(item.entry);
   }
 
   /** Entries after sequence number `after`, oldest first, at most `limit`. */

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { fromAnotherSite, type SiteHeaders } from '../http/request-site.js';
 import {
   outcomeWithoutReturn,
   type PaymentPage,
@@ -63,23 +64,10 @@ export interface PaymentFlowOptions {
 
 /**
  * Whether an outcome's POST comes from another site: a page elsewhere must not end a customer's
- * payment through their browser (a cross-site form post). Browsers say where a request comes from
- * in Sec-Fetch-Site, older ones in Origin; a client without either (curl, a test) is no browser.
+ * payment through their browser (a cross-site form post).
  */
 export function postedFromElsewhere(request: IncomingMessage, publicHost: string | undefined): boolean {
-  const site = request.headers['sec-fetch-site'];
-  if (site === 'same-origin' || site === 'none') return false;
-  if (site !== undefined) return true;
-  const origin = request.headers.origin;
-  if (origin === undefined) return false;
-  let host: string;
-  try {
-    host = new URL(origin).host.toLowerCase();
-  } catch {
-    // "null" (a sandboxed frame, a privacy-minded redirect) names no origin of this page.
-    return true;
-  }
-  return host !== request.headers.host?.toLowerCase() && host !== publicHost?.toLowerCase();
+  return fromAnotherSite(request.headers as SiteHeaders, [publicHost]);
 }
 
 /** Whether a path's segments (below the base) are the payment screen's: `payments/<id>/<action>`. */

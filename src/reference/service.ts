@@ -334,7 +334,21 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     throw new HttpError(404, `nothing at ${request.url}`, [`The interface lives under ${BASE_PATH}.`]);
   }
 
+  // A request the service cannot even read (a target that is no URL path, "//") is a 400 that
+  // ends this request, never an exception that stops the service.
   const listener: RequestListener = (request, response) => {
+    try {
+      answer(request, response);
+    } catch {
+      request.resume();
+      if (response.headersSent) response.destroy();
+      else
+        response
+          .writeHead(400, { 'content-type': 'application/json', connection: 'close' })
+          .end('{"message":"print-conformance: the request target is no URL path"}');
+    }
+  };
+  const answer: RequestListener = (request, response) => {
     if (names && refusedForeignHost(request, response, names)) return;
     if (control && request.url?.startsWith(CONTROL_PREFIX)) {
       answerControl(control, request, response, publicBase);
@@ -351,13 +365,14 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     // The customer's payment screen: HTML for a browser, without the bearer token it does not have.
     if (isPaymentPath(segments)) {
       const publicHost = options.publicUrl ? new URL(publicBase).host : undefined;
-      answerPayment(request, response, store, segments, {
+      const paid = answerPayment(request, response, store, segments, {
         declinePayments: faults.declinesPayments,
         onStatusChange: statusChanged,
         ...(publicHost ? { publicHost } : {}),
       }).catch(() => {
         if (!response.headersSent) response.writeHead(500).end();
       });
+      paid.catch(() => response.destroy());
       return;
     }
     const endpoint: OutgoingAnswer['endpoint'] =
@@ -371,7 +386,7 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
               ? 'oauth'
               : 'other';
     const responder = new Responder(request, response, dialect, endpoint);
-    handle(request, responder, segments).catch((error: unknown) => {
+    const handled = handle(request, responder, segments).catch((error: unknown) => {
       if (error instanceof HttpError) {
         responder.error(error.status, error.message, error.hints, {
           ...error.headers,
@@ -383,6 +398,8 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
       // Whatever the client still sends after a refusal is read and dropped, so the socket stays usable.
       if (!request.complete) request.resume();
     });
+    // An answer that cannot even be written ends this request, never the service.
+    handled.catch(() => response.destroy());
   };
   const feed = new ExchangeFeed();
   const tests = new TestVerdicts();
