@@ -258,8 +258,9 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       const split: RecordedExchange = { ...exchange, violations: shown, observations };
       const redacted = redact(split) as RecordedExchange;
       recorder.record(redacted);
-      // The live page and the control API read what the recording holds, findings and all.
-      feed.push({ ...redacted, violations: exchange.violations }, judged, exchange.test);
+      // The live page and the control API read what the recording holds, findings and all: the
+      // same object, held by reference (see exchange-feed.ts).
+      feed.push(redacted, judged, exchange.test, exchange.violations);
       if (exchange.test !== undefined) tests.record(exchange.test, judged, exchange.violations);
       if (shown.length > 0 || exchange.error) {
         log(

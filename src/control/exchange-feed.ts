@@ -5,6 +5,12 @@ import type { Exchange, RecordedBody, Violation } from '../validate/exchange.js'
 // sequence number, and is kept in a bounded window (a count and a size of bodies), so that a burst
 // of thousands neither grows memory without bound nor is lost to a reader that asks from where it
 // left off, as long as it asks in time.
+//
+// Every exchange the proxy forwards passes here, read or not: what a reader sees of it (its list
+// entry, its copy with bodies cut to what a page shows) is made when first asked for, from the one
+// exchange object the recorder was given, and kept once made. An exchange goes into the window by
+// reference; only a body longer than a page shows, or a binary one, is cut at once, so that the
+// window never holds it whole. The event stream's text of an entry is made once for all streams.
 
 /** What a list shows of an exchange: enough to filter and mark it, nothing of its bodies. */
 export interface FeedEntry {
@@ -33,7 +39,31 @@ export const SHOWN_BODY_CHARS = 64 * 1024;
 const DEFAULT_COUNT = 1000;
 const DEFAULT_BYTES = 32 * 1024 * 1024;
 
-type Listener = (entry: FeedEntry) => void;
+/** Told of each exchange as it is pushed: its entry, and that entry as JSON (made once for every listener). */
+type Listener = (entry: FeedEntry, json: string) => void;
+
+type FedExchange = Exchange & { violations: Violation[]; blocked?: boolean };
+
+/** One exchange in the window: held by reference, what readers see of it made on first demand. */
+interface Held {
+  seq: number;
+  /** When it started: the exchange's own time, or the time it was pushed when it has none. */
+  at: string;
+  exchange: FedExchange;
+  /** Its findings, observations too (the recording holds those apart). */
+  violations: Violation[];
+  judged: boolean;
+  test: string | undefined;
+  weight: number;
+  entry: FeedEntry | undefined;
+  /** Its copy with bodies cut to what a page shows, once made (at once for a body that must be cut). */
+  kept: Exchange | undefined;
+}
+
+/** Whether a body is held otherwise than as it came: binary (its base64 is dropped) or longer than a page shows. */
+function mustCut(body: RecordedBody | undefined): boolean {
+  return body !== undefined && (body.base64 !== undefined || (body.text?.length ?? 0) > SHOWN_BODY_CHARS);
+}
 
 function cutBody(body: RecordedBody | undefined): RecordedBody | undefined {
   if (!body) return undefined;
@@ -47,12 +77,47 @@ function cutBody(body: RecordedBody | undefined): RecordedBody | undefined {
   return rest;
 }
 
+function cutCopy(exchange: FedExchange, violations: Violation[]): Exchange {
+  const copy: FedExchange = {
+    ...exchange,
+    violations,
+    request: { ...exchange.request, body: cutBody(exchange.request.body) },
+    ...(exchange.response ? { response: { ...exchange.response, body: cutBody(exchange.response.body) } } : {}),
+  };
+  return copy;
+}
+
+/** What a body costs the window: its text as kept (cut to what a page shows), two bytes a character. */
+function bodyWeight(body: RecordedBody | undefined): number {
+  return Math.min(body?.text?.length ?? 0, SHOWN_BODY_CHARS) * 2;
+}
+
 function weight(exchange: Exchange): number {
-  return 512 + (exchange.request.body?.text?.length ?? 0) * 2 + (exchange.response?.body?.text?.length ?? 0) * 2;
+  return 512 + bodyWeight(exchange.request.body) + bodyWeight(exchange.response?.body);
+}
+
+function entryOf(held: Held): FeedEntry {
+  if (held.entry) return held.entry;
+  const { exchange } = held;
+  const entry: FeedEntry = {
+    seq: held.seq,
+    at: held.at,
+    method: exchange.request.method,
+    url: exchange.request.url,
+    judged: held.judged,
+    violations: held.violations,
+  };
+  if (exchange.response) entry.status = exchange.response.status;
+  if (held.test !== undefined) entry.test = held.test;
+  if (exchange.durationMs !== undefined) entry.durationMs = exchange.durationMs;
+  if (exchange.blocked) entry.blocked = true;
+  if (exchange.error) entry.error = exchange.error;
+  held.entry = entry;
+  return entry;
 }
 
 export class ExchangeFeed {
-  private readonly items: FeedItem[] = [];
+  private readonly items: Held[] = [];
   private bytes = 0;
   private seq = 0;
   private readonly listeners = new Set<Listener>();
@@ -69,61 +134,63 @@ export class ExchangeFeed {
 
   /** The oldest sequence number still held. */
   get first(): number {
-    return this.items[0]?.entry.seq ?? this.seq + 1;
+    return this.items[0]?.seq ?? this.seq + 1;
   }
 
-  /** A judged exchange, redacted as the recording holds it. */
+  /**
+   * A judged exchange, redacted as the recording holds it; `violations`: its findings, when the
+   * exchange holds only some of them (the recording keeps observations apart). The exchange is
+   * held as it is: it must not change after.
+   */
   push(
-    exchange: Exchange & { violations: Violation[]; blocked?: boolean },
+    exchange: FedExchange,
     judged: boolean,
     test: string | undefined,
-  ): FeedEntry {
+    violations: Violation[] = exchange.violations,
+  ): void {
     this.seq += 1;
-    const entry: FeedEntry = {
+    const held: Held = {
       seq: this.seq,
       at: exchange.startedAt ?? new Date().toISOString(),
-      method: exchange.request.method,
-      url: exchange.request.url,
+      exchange,
+      violations,
       judged,
-      violations: exchange.violations,
+      test,
+      weight: weight(exchange),
+      entry: undefined,
+      kept: undefined,
     };
-    if (exchange.response) entry.status = exchange.response.status;
-    if (test !== undefined) entry.test = test;
-    if (exchange.durationMs !== undefined) entry.durationMs = exchange.durationMs;
-    if (exchange.blocked) entry.blocked = true;
-    if (exchange.error) entry.error = exchange.error;
-    const kept: Exchange = {
-      ...exchange,
-      request: { ...exchange.request, body: cutBody(exchange.request.body) },
-      ...(exchange.response ? { response: { ...exchange.response, body: cutBody(exchange.response.body) } } : {}),
-    };
-    const item = { entry, exchange: kept };
-    this.items.push(item);
-    this.bytes += weight(kept);
+    if (mustCut(exchange.request.body) || mustCut(exchange.response?.body)) held.kept = cutCopy(exchange, violations);
+    this.items.push(held);
+    this.bytes += held.weight;
     while (this.items.length > this.maxCount || (this.bytes > this.maxBytes && this.items.length > 1)) {
-      const oldest = this.items.shift() as FeedItem;
-      this.bytes -= weight(oldest.exchange);
+      const oldest = this.items.shift() as Held;
+      this.bytes -= oldest.weight;
     }
-    for (const listener of this.listeners) listener(entry);
-    return entry;
+    if (this.listeners.size === 0) return;
+    const entry = entryOf(held);
+    const json = JSON.stringify(entry);
+    for (const listener of this.listeners) listener(entry, json);
   }
 
   /** Entries after sequence number `after`, oldest first, at most `limit`. */
   since(after: number, limit = this.maxCount): FeedEntry[] {
-    const from = this.items.findIndex((item) => item.entry.seq > after);
+    const from = this.items.findIndex((held) => held.seq > after);
     if (from < 0) return [];
-    return this.items.slice(from, from + limit).map((item) => item.entry);
+    return this.items.slice(from, from + limit).map(entryOf);
   }
 
   /** Every entry held, newest first. */
   newestFirst(): FeedEntry[] {
-    return this.items.map((item) => item.entry).reverse();
+    return this.items.map(entryOf).reverse();
   }
 
   item(seq: number): FeedItem | undefined {
     const index = seq - this.first;
-    const found = this.items[index];
-    return found?.entry.seq === seq ? found : this.items.find((item) => item.entry.seq === seq);
+    const found = this.items[index]?.seq === seq ? this.items[index] : this.items.find((held) => held.seq === seq);
+    if (!found) return undefined;
+    found.kept ??= cutCopy(found.exchange, found.violations);
+    return { entry: entryOf(found), exchange: found.kept };
   }
 
   subscribe(listener: Listener): () => void {

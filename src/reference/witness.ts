@@ -205,7 +205,7 @@ export class ServiceWitness {
     else if (sorted.scope.kind === 'order') this.tally.order();
     else if (sorted.judgement) this.tally.record(exchange, { ...sorted.judgement, violations });
     const redacted = this.redact.exchange(exchange) as typeof exchange;
-    this.feed.push({ ...redacted, violations }, sorted.judgement !== undefined, test);
+    this.feed.push(redacted, sorted.judgement !== undefined, test, violations);
     if (test !== undefined) this.tests.record(test, sorted.judgement !== undefined, violations);
   }
 }
