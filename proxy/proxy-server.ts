@@ -257,10 +257,10 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       lastScope = undefined;
       const split: RecordedExchange = { ...exchange, violations: shown, observations };
       const redacted = redact(split) as RecordedExchange;
-      recorder.record(redacted);
+      const line = recorder.record(redacted);
       // The live page and the control API read what the recording holds, findings and all: the
-      // same object, held by reference (see exchange-feed.ts).
-      feed.push(redacted, judged, exchange.test, exchange.violations);
+      // same object, or its recorded line when there is one (see exchange-feed.ts).
+      feed.push(redacted, judged, exchange.test, exchange.violations, line);
       if (exchange.test !== undefined) tests.record(exchange.test, judged, exchange.violations);
       if (shown.length > 0 || exchange.error) {
         log(

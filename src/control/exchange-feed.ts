@@ -7,10 +7,12 @@ import type { Exchange, RecordedBody, Violation } from '../validate/exchange.js'
 // left off, as long as it asks in time.
 //
 // Every exchange the proxy forwards passes here, read or not: what a reader sees of it (its list
-// entry, its copy with bodies cut to what a page shows) is made when first asked for, from the one
-// exchange object the recorder was given, and kept once made. An exchange goes into the window by
-// reference; only a body longer than a page shows, or a binary one, is cut at once, so that the
-// window never holds it whole. The event stream's text of an entry is made once for all streams.
+// entry, its copy with bodies cut to what a page shows) is made when first asked for, and kept once
+// made. Until then the window holds the exchange's recorded NDJSON line when the recorder wrote one
+// (one string, which costs the garbage collector far less to keep than the objects it was made
+// of), else the recorder's exchange object by reference; only a body longer than a page shows, or
+// a binary one, is cut at once, so that the window never holds it whole. The event stream's text
+// of an entry is made once for all streams.
 
 /** What a list shows of an exchange: enough to filter and mark it, nothing of its bodies. */
 export interface FeedEntry {
@@ -44,12 +46,13 @@ type Listener = (entry: FeedEntry, json: string) => void;
 
 type FedExchange = Exchange & { violations: Violation[]; blocked?: boolean };
 
-/** One exchange in the window: held by reference, what readers see of it made on first demand. */
+/** One exchange in the window: what readers see of it is made on first demand. */
 interface Held {
   seq: number;
-  /** When it started: the exchange's own time, or the time it was pushed when it has none. */
-  at: string;
-  exchange: FedExchange;
+  /** The time it was pushed, for an exchange that holds no time of its own. */
+  pushedAt: string | undefined;
+  /** The exchange, or its recorded line (JSON of the same exchange) until it is first read. */
+  source: FedExchange | string;
   /** Its findings, observations too (the recording holds those apart). */
   violations: Violation[];
   judged: boolean;
@@ -96,12 +99,20 @@ function weight(exchange: Exchange): number {
   return 512 + bodyWeight(exchange.request.body) + bodyWeight(exchange.response?.body);
 }
 
+/** No findings: one array for every exchange without any, rather than one each kept in the window. */
+const NONE: Violation[] = [];
+
+function exchangeOf(held: Held): FedExchange {
+  if (typeof held.source === 'string') held.source = JSON.parse(held.source) as FedExchange;
+  return held.source;
+}
+
 function entryOf(held: Held): FeedEntry {
   if (held.entry) return held.entry;
-  const { exchange } = held;
+  const exchange = exchangeOf(held);
   const entry: FeedEntry = {
     seq: held.seq,
-    at: held.at,
+    at: exchange.startedAt ?? held.pushedAt ?? '',
     method: exchange.request.method,
     url: exchange.request.url,
     judged: held.judged,
@@ -139,28 +150,33 @@ export class ExchangeFeed {
 
   /**
    * A judged exchange, redacted as the recording holds it; `violations`: its findings, when the
-   * exchange holds only some of them (the recording keeps observations apart). The exchange is
-   * held as it is: it must not change after.
+   * exchange holds only some of them (the recording keeps observations apart); `line`: the
+   * exchange as the recording's NDJSON line, when one was written. The exchange is held as it is:
+   * it must not change after.
    */
   push(
     exchange: FedExchange,
     judged: boolean,
     test: string | undefined,
     violations: Violation[] = exchange.violations,
+    line?: string,
   ): void {
     this.seq += 1;
     const held: Held = {
       seq: this.seq,
-      at: exchange.startedAt ?? new Date().toISOString(),
-      exchange,
-      violations,
+      pushedAt: exchange.startedAt === undefined ? new Date().toISOString() : undefined,
+      source: line ?? exchange,
+      violations: violations.length === 0 ? NONE : violations,
       judged,
       test,
       weight: weight(exchange),
       entry: undefined,
       kept: undefined,
     };
-    if (mustCut(exchange.request.body) || mustCut(exchange.response?.body)) held.kept = cutCopy(exchange, violations);
+    if (mustCut(exchange.request.body) || mustCut(exchange.response?.body)) {
+      held.kept = cutCopy(exchange, violations);
+      held.source = held.kept as FedExchange;
+    }
     this.items.push(held);
     this.bytes += held.weight;
     while (this.items.length > this.maxCount || (this.bytes > this.maxBytes && this.items.length > 1)) {
@@ -189,7 +205,7 @@ export class ExchangeFeed {
     const index = seq - this.first;
     const found = this.items[index]?.seq === seq ? this.items[index] : this.items.find((held) => held.seq === seq);
     if (!found) return undefined;
-    found.kept ??= cutCopy(found.exchange, found.violations);
+    found.kept ??= cutCopy(exchangeOf(found), found.violations);
     return { entry: entryOf(found), exchange: found.kept };
   }
 
