@@ -181,7 +181,12 @@ describe('the window of exchanges', () => {
 
   it('shows what was pushed however late it is read: findings given apart, long and binary bodies cut', () => {
     const feed = new ExchangeFeed(10);
-    const observation = { rule: 'observe.large-upload', severity: 'observe', side: 'response', message: 'seen' } as const;
+    const observation = {
+      rule: 'observe.large-upload',
+      severity: 'observe',
+      side: 'response',
+      message: 'seen',
+    } as const;
     const must = { rule: 'format.json', severity: 'must', side: 'response', message: 'not JSON' } as const;
     feed.push(
       {
