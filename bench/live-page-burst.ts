@@ -1,17 +1,18 @@
 import { Agent, request } from 'undici';
 import { CHROMIUM, ChromiumPage } from '../test/helpers/chromium-page.js';
 import { MiB, processCpuMs, processMemory } from './process-memory.js';
-import { startListening, stop } from './start-cli.js';
+import { builds, startListening, stop } from './start-cli.js';
 
 // The proxy's memory and CPU through a burst of 10 000 exchanges with the live page open in
 // headless Chromium (an event stream reading every one, the verdicts read again as they change):
 // the window of exchanges it keeps is bounded, so its resident memory after the burst stays near
-// where it was after the first thousand. PRINT_CONFORMANCE_BIN names another checkout's
+// where it was after the first thousand. With BENCH_BASE (see start-cli.ts) the base build goes
+// through the same burst after this one. PRINT_CONFORMANCE_BIN names another checkout's
 // bin/print-conformance.js (an older build) to measure it the same way.
 
 const EXCHANGES = Number(process.env.BENCH_BURST ?? 10_000);
 const CONNECTIONS = 16;
-const BIN = process.env.PRINT_CONFORMANCE_BIN;
+const OTHER_BIN = process.env.PRINT_CONFORMANCE_BIN;
 
 async function send(url: string, count: number, agent: Agent): Promise<void> {
   let next = 0;
@@ -26,12 +27,12 @@ async function send(url: string, count: number, agent: Agent): Promise<void> {
   );
 }
 
-export async function benchLivePageBurst() {
-  const service = await startListening(['serve', '--port', '0'], false, BIN);
+export async function benchLivePageBurst(bin: string | undefined = OTHER_BIN) {
+  const service = await startListening(['serve', '--port', '0'], false, bin);
   const proxy = await startListening(
     ['proxy', '--target', service.url, '--summary-interval', '0', '--quiet'],
     true,
-    BIN,
+    bin,
   );
   let browser: ChromiumPage | undefined;
   const agent = new Agent({ connections: CONNECTIONS });
@@ -68,7 +69,7 @@ export async function benchLivePageBurst() {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const afterAll = processMemory(pid);
     return {
-      build: BIN ?? 'this checkout',
+      build: bin ?? 'this checkout',
       exchanges: EXCHANGES,
       pageOpen: Boolean(browser),
       pageShowedAllAfterS: Math.round(caughtUp / 100) / 10,
@@ -90,3 +91,10 @@ export async function benchLivePageBurst() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) console.log(await benchLivePageBurst());
+
+/** The burst for this build, and for the base build when BENCH_BASE names one. */
+export async function benchLivePageBursts(): Promise<Record<string, Awaited<ReturnType<typeof benchLivePageBurst>>>> {
+  const measured: Record<string, Awaited<ReturnType<typeof benchLivePageBurst>>> = {};
+  for (const { build, bin } of builds()) measured[build] = await benchLivePageBurst(bin);
+  return measured;
+}

@@ -1,16 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { request } from 'undici';
-import { processCpuMs } from './process-memory.js';
-import { startListening, stop } from './start-cli.js';
+import { MiB, processCpuMs, processMemory } from './process-memory.js';
+import { BASE_BIN, startListening, stop } from './start-cli.js';
 
 // Requests per second and latency of GET and POST checkout, in JSON and XML, at 32 connections:
 // direct, through a bare http-proxy passthrough, through print-conformance proxy (validating and
 // recording), and through Stoplight Prism's proxy given the OpenAPI document of the interface.
+// With BENCH_BASE (see start-cli.ts), the proxy of that other build too, in the same rounds.
 
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -20,6 +21,12 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
  * disturbed, and a burst of it no longer falls on one way alone.
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/**
+ * BENCH_RATE=3000: every way is sent this many requests a second (autocannon's overallRate)
+ * rather than as many as it takes, so that CPU per request is compared at one load, where
+ * batching of reads and writes is the same for all; unset: as many as each takes.
+ */
+const RATE = Number(process.env.BENCH_RATE ?? 0) || undefined;
 /** Each way is loaded this long, unmeasured, before each measurement: every proxy runs compiled code. */
 const WARM_UP_SECONDS = 1;
 
@@ -47,6 +54,16 @@ const ALL_SCENARIOS = [
     body: CHECKOUT_XML,
   },
 ] as const;
+const THIS_PROXY = 'print-conformance proxy';
+const BASE_PROXY = 'print-conformance proxy (base)';
+/**
+ * BENCH_WAYS="proxy,base": only the ways whose names hold one of these words (a run by hand that
+ * compares two builds); all by default.
+ */
+const WAYS = process.env.BENCH_WAYS?.split(',').map((word) => word.trim());
+const wanted = (way: string) =>
+  !WAYS || WAYS.some((word) => (word === 'proxy' ? way === THIS_PROXY : way.includes(word)));
+
 /** BENCH_SCENARIOS="GET json,GET xml": only those (a run by hand); all by default. */
 const SCENARIOS = ALL_SCENARIOS.filter(
   ({ name }) => !process.env.BENCH_SCENARIOS || process.env.BENCH_SCENARIOS.split(',').includes(name),
@@ -79,6 +96,7 @@ function load(url: string, scenario: (typeof ALL_SCENARIOS)[number], duration = 
       {
         url,
         connections: CONNECTIONS,
+        overallRate: RATE,
         duration,
         method: scenario.method,
         headers: scenario.headers,
@@ -101,45 +119,71 @@ export async function benchProxyCost() {
   writeFileSync(openapi, JSON.stringify(openApiDocument()));
 
   const children: ChildProcess[] = [];
-  const ways: { way: string; base: string; pid?: number }[] = [{ way: 'direct', base: service.url }];
+  const ways: { way: string; base: string; pid?: number }[] = [];
+  /** Resident memory of each proxy once it listens, before any request, MiB. */
+  const rssAtStartMiB: Record<string, number> = {};
   try {
-    const bare = await startProcess(
-      process.execPath,
-      [join(import.meta.dirname, 'bare-http-proxy.mjs'), service.url],
-      /listening on (\S+)/,
-    );
-    children.push(bare.child);
-    ways.push({ way: 'http-proxy passthrough', base: bare.url, pid: bare.child.pid });
-    const ours = await startListening([
-      'proxy',
-      '--target',
-      service.url,
-      '--record',
-      join(folder, 'traffic.ndjson'),
-      '--summary-interval',
-      '0',
-    ]);
-    children.push(ours.child);
-    ways.push({ way: 'print-conformance proxy', base: ours.url, pid: ours.child.pid });
-    try {
-      const prismBin = join(import.meta.dirname, 'node_modules', '.bin', 'prism');
-      const prism = await startProcess(
-        prismBin,
-        ['proxy', openapi, service.url.replace(/\/$/, ''), '--port', '0', '--host', '127.0.0.1', '--errors', 'false'],
-        /Prism is listening on (http:\/\/\S+)/,
+    if (wanted('direct')) ways.push({ way: 'direct', base: service.url });
+    if (wanted('http-proxy passthrough')) {
+      const bare = await startProcess(
+        process.execPath,
+        [join(import.meta.dirname, 'bare-http-proxy.mjs'), service.url],
+        /listening on (\S+)/,
       );
-      children.push(prism.child);
-      ways.push({ way: 'prism proxy', base: prism.url, pid: prism.child.pid });
-    } catch (error) {
-      process.stderr.write(`prism could not be started: ${(error as Error).message}\n`);
+      children.push(bare.child);
+      ways.push({ way: 'http-proxy passthrough', base: bare.url, pid: bare.child.pid });
     }
+    const proxies = [
+      { way: THIS_PROXY, bin: undefined },
+      ...(BASE_BIN ? [{ way: BASE_PROXY, bin: BASE_BIN }] : []),
+    ].filter(({ way }) => wanted(way));
+    for (const { way, bin } of proxies) {
+      const started = await startListening(
+        [
+          'proxy',
+          '--target',
+          service.url,
+          '--record',
+          join(folder, `${ways.length}.ndjson`),
+          '--summary-interval',
+          '0',
+        ],
+        false,
+        bin,
+      );
+      children.push(started.child);
+      ways.push({ way, base: started.url, pid: started.child.pid });
+      // Once it has settled after its listening line.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      rssAtStartMiB[way] = Math.round(processMemory(started.child.pid as number).rss / MiB);
+    }
+    if (wanted('prism'))
+      try {
+        const prismBin = join(import.meta.dirname, 'node_modules', '.bin', 'prism');
+        const prism = await startProcess(
+          prismBin,
+          ['proxy', openapi, service.url.replace(/\/$/, ''), '--port', '0', '--host', '127.0.0.1', '--errors', 'false'],
+          /Prism is listening on (http:\/\/\S+)/,
+        );
+        children.push(prism.child);
+        ways.push({ way: 'prism proxy', base: prism.url, pid: prism.child.pid });
+      } catch (error) {
+        process.stderr.write(`prism could not be started: ${(error as Error).message}\n`);
+      }
 
     const rows: Record<string, unknown>[] = [];
+    const loadAverages: string[] = [];
     for (const scenario of SCENARIOS) {
       const rounds = new Map<string, Record<string, unknown>[]>(ways.map(({ way }) => [way, []]));
       for (const { base } of ways) await load(`${base}${checkoutPath}`, scenario, WARM_UP_SECONDS);
       for (let round = 0; round < ROUNDS; round += 1) {
-        for (const { way, base, pid } of ways) {
+        loadAverages.push(
+          loadavg()
+            .map((n) => n.toFixed(2))
+            .join(' '),
+        );
+        // Every other round the other way round: neither way always follows the same one.
+        for (const { way, base, pid } of round % 2 === 0 ? ways : [...ways].reverse()) {
           const cpuBefore = pid ? processCpuMs(pid) : 0;
           const result = await load(`${base}${checkoutPath}`, scenario);
           // CPU per request of the proxy process: steadier than req/s when the load generator shares the cores.
@@ -163,18 +207,44 @@ export async function benchProxyCost() {
       }
       for (const [, measured] of rounds) {
         const best = measured.reduce((a, b) => ((b.rps as number) > (a.rps as number) ? b : a));
-        rows.push({ ...best, roundsRps: measured.map((m) => m.rps).join(' / ') });
+        const cpu = measured.map((m) => m.proxyCpuUsPerRequest as number | undefined);
+        rows.push({
+          ...best,
+          // CPU per request: the least of the rounds (other load only ever adds to it), and every round's.
+          proxyCpuUsPerRequest: cpu[0] === undefined ? undefined : Math.min(...(cpu as number[])),
+          roundsRps: measured.map((m) => m.rps).join(' / '),
+          roundsCpuUs: cpu[0] === undefined ? undefined : cpu.join(' / '),
+        });
       }
     }
     const rpsOf = (scenario: string, way: string) =>
       (rows.find((r) => r.scenario === scenario && r.way === way)?.rps as number) ?? Number.NaN;
+    const cpuOf = (scenario: string, way: string) =>
+      (rows.find((r) => r.scenario === scenario && r.way === way)?.proxyCpuUsPerRequest as number) ?? Number.NaN;
+    const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
     const ratios = SCENARIOS.map(({ name }) => ({
       scenario: name,
-      vsHttpProxy: Number((rpsOf(name, 'print-conformance proxy') / rpsOf(name, 'http-proxy passthrough')).toFixed(2)),
-      vsPrism: Number((rpsOf(name, 'print-conformance proxy') / rpsOf(name, 'prism proxy')).toFixed(2)),
-      vsDirect: Number((rpsOf(name, 'print-conformance proxy') / rpsOf(name, 'direct')).toFixed(2)),
+      vsHttpProxy: ratio(rpsOf(name, THIS_PROXY), rpsOf(name, 'http-proxy passthrough')),
+      vsPrism: ratio(rpsOf(name, THIS_PROXY), rpsOf(name, 'prism proxy')),
+      vsDirect: ratio(rpsOf(name, THIS_PROXY), rpsOf(name, 'direct')),
+      ...(BASE_BIN
+        ? {
+            // This build over the base one: requests per second (≥ 1 is as fast), CPU per request (≤ 1 is as cheap).
+            rpsVsBase: ratio(rpsOf(name, THIS_PROXY), rpsOf(name, BASE_PROXY)),
+            cpuVsBase: ratio(cpuOf(name, THIS_PROXY), cpuOf(name, BASE_PROXY)),
+          }
+        : {}),
     }));
-    return { connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, rows, ratios };
+    return {
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      rate: RATE,
+      rows,
+      ratios,
+      rssAtStartMiB,
+      loadAverages,
+    };
   } finally {
     for (const child of children) {
       if (child.exitCode === null) {
@@ -185,4 +255,12 @@ export async function benchProxyCost() {
     await stop(service.child);
     rmSync(folder, { recursive: true, force: true });
   }
+}
+
+// Alone: `npx tsx bench/proxy-cost.ts` (BENCH_BASE, BENCH_WAYS, BENCH_SCENARIOS, BENCH_SECONDS, BENCH_ROUNDS).
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const measured = await benchProxyCost();
+  console.table(measured.rows);
+  console.table(measured.ratios);
+  console.log('proxy RSS at start, MiB:', measured.rssAtStartMiB, '\nload averages per round:', measured.loadAverages);
 }

@@ -70,6 +70,7 @@ export interface Flight {
  * (X-Forwarded-Proto, or Forwarded's proto), so that rewritten URLs keep it; else http.
  */
 function clientScheme(headers: Headers): 'http' | 'https' {
+  if (headers['x-forwarded-proto'] === undefined && headers.forwarded === undefined) return 'http';
   const forwarded =
     headers['x-forwarded-proto'] ?? /(?:^|[;,\s])proto=("?)(https?)\1/i.exec(headers.forwarded ?? '')?.[2];
   return forwarded?.split(',')[0]?.trim().toLowerCase() === 'https' ? 'https' : 'http';
@@ -81,14 +82,15 @@ export function newFlight(head: MessageHead, admitted: AdmittedRequest, context:
   const test = context.testOf?.(headers);
   // The test's name is the proxy's to read: neither the target nor the recording's headers get it.
   if (headers[TEST_HEADER] !== undefined) delete headers[TEST_HEADER];
+  const exchange: RecordedExchange = {
+    id: randomUUID(),
+    startedAt: new Date().toISOString(),
+    request: { method: head.method, url: admitted.href, headers },
+    violations: [],
+  };
+  if (test !== undefined) exchange.test = test;
   return {
-    exchange: {
-      id: randomUUID(),
-      startedAt: new Date().toISOString(),
-      request: { method: head.method, url: admitted.href, headers },
-      violations: [],
-      ...(test === undefined ? {} : { test }),
-    },
+    exchange,
     started: performance.now(),
     head,
     headers,

@@ -409,16 +409,18 @@ export class ControlPlane {
   private stream(sink: StreamSink, request: ControlRequest, query: URLSearchParams): void {
     const { feed } = this.options;
     const from = Number(request.headers['last-event-id'] ?? query.get('after') ?? feed.last);
-    const send = (entry: FeedEntry) => {
+    // `json`: the entry as JSON, made once by the feed for every stream open.
+    const send = (entry: FeedEntry, json: string) => {
       if (sink.buffered() > STREAM_BACKLOG) {
         // A reader this far behind reconnects and asks from its last event: the window has it, or says what it lost.
         sink.end();
         return;
       }
-      sink.write(`event: exchange\nid: ${entry.seq}\ndata: ${JSON.stringify(entry)}\n\n`);
+      sink.write(`event: exchange\nid: ${entry.seq}\ndata: ${json}\n\n`);
     };
     sink.write(`retry: 1000\n\n`);
-    for (const entry of feed.since(Number.isInteger(from) && from >= 0 ? from : feed.last)) send(entry);
+    for (const entry of feed.since(Number.isInteger(from) && from >= 0 ? from : feed.last))
+      send(entry, JSON.stringify(entry));
     const unsubscribe = feed.subscribe(send);
     const heartbeat = setInterval(() => sink.write(': still here\n\n'), HEARTBEAT_MS).unref();
     this.streams.add(sink);

@@ -56,7 +56,8 @@ export const KEPT_IN_RECORDING = 'kept whole in the recording (--record-bodies),
 const DEFAULT_COUNT = 1000;
 const DEFAULT_BYTES = 32 * 1024 * 1024;
 
-type Listener = (entry: FeedEntry) => void;
+/** Told of each exchange as it is kept: its entry, and that entry as JSON (made once for every listener). */
+type Listener = (entry: FeedEntry, json: string) => void;
 
 /** Memory shared with the rest of the process (the proxy's --memory-budget): the window is charged what it holds. */
 export interface FeedBudget {
@@ -193,7 +194,9 @@ export class ExchangeFeed {
       this.bytes -= oldest.weight;
       this.budget?.give(oldest.weight);
     }
-    for (const listener of this.listeners) listener(item.entry);
+    if (this.listeners.size === 0) return;
+    const json = JSON.stringify(item.entry);
+    for (const listener of this.listeners) listener(item.entry, json);
   }
 
   /** Entries after sequence number `after`, oldest first, at most `limit`. */

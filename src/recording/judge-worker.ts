@@ -1,26 +1,15 @@
-import { parentPort } from 'node:worker_threads';
-import { eachLine, type WireBatch } from './line-batch.js';
-import { RecordingJudge } from './recording-judge.js';
+import module from 'node:module';
 
-// A worker thread of `validate`: told the service's base, judges the batches of lines it is given
-// (all the lines of one checkout come to the same worker, in order) and answers with its result
-// when told the input ended.
+// The entry of a `validate` worker thread. Each worker compiles the judging code anew; from Node.js
+// 22 on, V8's compile cache keeps what was compiled on disk (in the temporary folder, keyed by each
+// file's contents), so that the next worker, and the next run, start from it. Node.js 20 has no
+// such cache: there the worker compiles as before. The judging code is loaded only once the cache
+// is on, hence the import below rather than at the top.
 
-export type WorkerInput =
-  | { type: 'start'; base: string | undefined }
-  | { type: 'lines'; batch: WireBatch }
-  | { type: 'end' };
-
-const port = parentPort;
-if (!port) throw new Error('judge-worker runs as a worker thread');
-let judge: RecordingJudge | undefined;
-
-port.on('message', (message: WorkerInput) => {
-  if (message.type === 'start') judge = new RecordingJudge(message.base);
-  else if (!judge) throw new Error('judge-worker was given work before its start');
-  else if (message.type === 'lines') {
-    const started = judge;
-    eachLine(message.batch, (text, at, learnOnly) => started.judgeLine(text, at, learnOnly));
-    port.postMessage({ type: 'ack' });
-  } else port.postMessage({ type: 'result', result: judge.finish() });
-});
+const cache = (module as { enableCompileCache?: () => unknown }).enableCompileCache;
+try {
+  cache?.();
+} catch {
+  // A cache that cannot be written (a read-only temporary folder) only costs the time it saves.
+}
+await import('./judge-worker-loop.js');

@@ -139,9 +139,26 @@ const JUDGED_TYPES = new Set(['application/json', 'application/xml', 'text/xml']
  * highest quality (the first of equals) that is not a wildcard. A client that prefers another type
  * (`text/html, application/xml;q=0.9`) is not judged; wildcards after the type change nothing.
  */
-export function judgedAccept(
-  accept: string | undefined,
-): { format: BodyFormat; type: string; accept: string } | undefined {
+export function judgedAccept(accept: string | undefined): JudgedAccept | undefined {
+  if (accept === undefined) return undefined;
+  const known = judgedAccepts.get(accept);
+  if (known !== undefined) return known ?? undefined;
+  const judged = judgeAccept(accept);
+  if (judgedAccepts.size >= JUDGED_ACCEPTS_KEPT) judgedAccepts.clear();
+  judgedAccepts.set(accept, judged ?? null);
+  return judged;
+}
+
+type JudgedAccept = Readonly<{ format: BodyFormat; type: string; accept: string }>;
+
+/**
+ * What judgedAccept made of each Accept value seen lately (null: not judged): clients send a
+ * handful of values again and again, and every exchange is judged by it. Shared, so never changed.
+ */
+const judgedAccepts = new Map<string, JudgedAccept | null>();
+const JUDGED_ACCEPTS_KEPT = 256;
+
+function judgeAccept(accept: string | undefined): JudgedAccept | undefined {
   const wanted = acceptedFormat(accept);
   if (!wanted || accept === undefined || !JUDGED_TYPES.has(wanted.type)) return undefined;
   if (!accept.includes(',')) return { ...wanted, accept };

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ExchangeFeed } from '../../src/control/exchange-feed.js';
+import { ExchangeFeed, SHOWN_BODY_CHARS } from '../../src/control/exchange-feed.js';
 import { startReferenceService } from '../../src/reference/service.js';
 import { proxiedService } from '../helpers/proxy-fixture.js';
 
@@ -177,6 +177,63 @@ describe('the window of exchanges', () => {
     expect(feed.since(0)).toHaveLength(100);
     expect(feed.item(5)).toBeUndefined();
     expect(feed.item(9_950)?.entry.seq).toBe(9_950);
+  });
+
+  it('shows what was pushed however late it is read: every finding, long bodies cut, the stream given one text', () => {
+    const feed = new ExchangeFeed(10);
+    const observation = {
+      rule: 'observe.large-upload',
+      severity: 'observe',
+      side: 'response',
+      message: 'seen',
+    } as const;
+    const must = { rule: 'format.json', severity: 'must', side: 'response', message: 'not JSON' } as const;
+    feed.push(
+      {
+        startedAt: '2026-01-01T00:00:00.000Z',
+        request: {
+          method: 'POST',
+          url: 'http://x.test/v2/files/u1',
+          headers: {},
+          body: { size: 3, base64: 'AAAA' },
+        },
+        response: { status: 200, headers: {}, body: { text: 'y'.repeat(SHOWN_BODY_CHARS + 10), size: 0 } },
+        // The recording holds observations apart: the window is given every finding.
+        violations: [must, observation],
+        durationMs: 4,
+      },
+      true,
+      'a test',
+    );
+    const streamed: string[] = [];
+    feed.subscribe((_entry, json) => streamed.push(json));
+    feed.push(
+      { request: { method: 'GET', url: 'http://x.test/v2/checkout/c', headers: {} }, violations: [] },
+      false,
+      undefined,
+    );
+    expect(feed.since(0)).toEqual([
+      {
+        seq: 1,
+        at: '2026-01-01T00:00:00.000Z',
+        method: 'POST',
+        url: 'http://x.test/v2/files/u1',
+        status: 200,
+        test: 'a test',
+        durationMs: 4,
+        requestBytes: 3,
+        responseBytes: 0,
+        judged: true,
+        violations: [must, observation],
+      },
+      expect.objectContaining({ seq: 2, method: 'GET', judged: false, violations: [] }),
+    ]);
+    expect(JSON.parse(streamed[0] as string)).toEqual(feed.since(1)[0]);
+    const item = feed.item(1);
+    expect(item?.exchange.request.body).toEqual({ size: 3, base64: 'AAAA' });
+    expect(item?.exchange.response?.body?.text).toHaveLength(SHOWN_BODY_CHARS);
+    expect(item?.exchange.response?.body?.skipped).toMatch(/cut at/);
+    expect(feed.item(1)?.entry).toBe(feed.since(0)[0]);
   });
 });
 
