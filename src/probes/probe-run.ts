@@ -25,6 +25,8 @@ export interface RecordOptions {
   refusalObserved?: string;
   /** A request sent to be refused (a malformed body, an unknown code) that no rule's expectation names. */
   refusalMeant?: boolean;
+  /** A request sent to see what the service answers (an observation), whatever it answers. */
+  observation?: boolean;
 }
 
 /** How much of the probing the progress tells: each phase's line always, each request's with `requests`. */
@@ -115,7 +117,7 @@ export class ProbeRun {
     if (asMeant) this.refusedAsMeant += 1;
     if (this.told.requests)
       this.progress(
-        `  ${String(this.exchanges.length).padStart(3)} ${exchange.request.method} ${redactText(exchange.request.url, this.config.secrets)} → ${status ?? exchange.error}${asMeant ? ' (refused, as meant)' : ''}`,
+        `  ${String(this.exchanges.length).padStart(3)} ${exchange.request.method} ${redactText(exchange.request.url, this.config.secrets)} → ${status ?? exchange.error}${asMeant ? ' (refused, as meant)' : options.observation ? ' (observed)' : ''}`,
       );
     const judged = judgeExchange(exchange, this.state);
     const ignored = new Set(options.ignore);
