@@ -226,7 +226,10 @@ try {
     `Node.js ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()} from node-linux-${arch}@${NODE_MAJOR}`,
   );
   await bundle('dist/src/cli/main.js', join(work, 'main.cjs'));
-  await bundle('dist/src/recording/judge-worker.js', join(work, 'judge-worker.cjs'));
+  // The worker's loop itself: its package entry turns V8's compile cache on and then imports the
+  // loop with a top-level await, which a CommonJS bundle cannot hold (and code in the executable
+  // is compiled from its blob, not from files a cache could key).
+  await bundle('dist/src/recording/judge-worker-loop.js', join(work, 'judge-worker.cjs'));
   const missed = Object.keys(REWRITES).filter((key) => !rewritesDone.has(key));
   if (missed.length > 0)
     throw new Error(`not bundled, so not rewritten: ${missed.join(', ')}: update scripts/build-exe.mjs`);
