@@ -2,6 +2,7 @@ import { createServer, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { ControlPlane } from '../src/control/control-plane.js';
 import { ExchangeFeed } from '../src/control/exchange-feed.js';
+import { RefusedHandshakes } from '../src/control/refused-handshakes.js';
 import { TestVerdicts } from '../src/control/test-verdicts.js';
 import { splitObservations } from '../src/findings/observations.js';
 import { hostAllowed, isLoopback } from '../src/http/host-names.js';
@@ -19,6 +20,7 @@ import { type ConnectTo, connectionFor, ForwardDoor, type InterceptedHost } from
 import { MemoryBudget } from './memory-budget.js';
 import { describeViolations, type ProxyContext } from './proxy-context.js';
 import { type RecordedExchange, Recorder } from './recorder.js';
+import { refusedHandshake } from './refused-handshake.js';
 import { lingerThenClose } from './socket-writes.js';
 import { routeOf } from './upstream.js';
 
@@ -152,9 +154,11 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   const traffic = new TrafficLog(redact, redaction.headers, session.text);
   const feed = new ExchangeFeed();
   const tests = new TestVerdicts(options.strict);
+  const handshakes = new RefusedHandshakes();
   const control = new ControlPlane({
     feed,
     tests,
+    handshakes,
     title: `print-conformance proxy for ${target.href}`,
     token: options.controlToken,
   });
@@ -316,6 +320,13 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     intercept: (secure: TLSSocket) => accept(secure, intercepting),
     passedOn: (authority) => context.passedOn?.(authority),
     refused: (status, reason) => traffic.refused(status, reason),
+    handshakeRefused: (authority, alert) => {
+      const refusal = refusedHandshake(authority.host, authority.port, alert);
+      // Told at once, once for each host and alert: a client retrying says nothing new.
+      if (traffic.handshakeRefused(`${authority.host}:${authority.port} (${alert})`))
+        log(`print-conformance proxy: ${refusal.line}`);
+      handshakes.record(refusal.handshake);
+    },
     log,
   });
 

@@ -4,6 +4,7 @@ import type { Headers } from '../validate/exchange.js';
 import { exchangeDetail } from './exchange-detail.js';
 import type { ExchangeFeed, FeedEntry } from './exchange-feed.js';
 import { detailPage, type ListFilters, listPage } from './live-page.js';
+import type { RefusedHandshakes } from './refused-handshakes.js';
 import type { TestVerdicts } from './test-verdicts.js';
 
 // The control API under /__print-conformance/ on the proxy's and serve's own port (WireMock's
@@ -53,6 +54,8 @@ export interface ControlOptions {
   token?: string;
   /** The session's verdicts so far, in results.json's shape. */
   verdicts?: () => unknown;
+  /** The proxy only: TLS handshakes clients refused (GET api/handshakes, `handshake` events). */
+  handshakes?: RefusedHandshakes;
   /** serve only: ends a checkout's payment step as the payment page would. */
   pay?: (code: string, outcome: string) => Answer;
 }
@@ -107,7 +110,11 @@ function testName(value: string): string {
 /** The methods a known path takes, or undefined for a path that is not the API's. */
 function allowedMethods(path: string, payments: boolean): string | undefined {
   if (path === 'api/tests') return 'GET, POST';
-  if (/^(?:|index\.html|exchanges\/\d+|api\/(?:events|exchanges|exchanges\/\d+|verdicts|tests\/.+))$/.test(path))
+  if (
+    /^(?:|index\.html|exchanges\/\d+|api\/(?:events|exchanges|exchanges\/\d+|handshakes|verdicts|tests\/.+))$/.test(
+      path,
+    )
+  )
     return 'GET, HEAD';
   if (payments && /^api\/payments\/[^/]+$/.test(path)) return 'POST';
   return undefined;
@@ -187,6 +194,11 @@ export class ControlPlane {
         return problem(400, 'after (or Last-Event-ID) must be a sequence number (0 or more)');
       return { stream: (sink) => this.stream(sink, request, query) };
     }
+    if (get && path === 'api/handshakes')
+      return json(200, {
+        count: this.options.handshakes?.count ?? 0,
+        handshakes: this.options.handshakes?.all() ?? [],
+      });
     if (get && path === 'api/verdicts') {
       const verdicts = this.options.verdicts?.();
       return verdicts === undefined ? problem(404, 'no verdicts here') : json(200, verdicts);
@@ -269,10 +281,15 @@ export class ControlPlane {
     sink.write(`retry: 1000\n\n`);
     for (const entry of feed.since(Number.isInteger(from) && from >= 0 ? from : feed.last)) send(entry);
     const unsubscribe = feed.subscribe(send);
+    // Refused handshakes are no exchanges: events without a sequence number, from now on.
+    const unsubscribeHandshakes = this.options.handshakes?.subscribe((handshake) =>
+      sink.write(`event: handshake\ndata: ${JSON.stringify(handshake)}\n\n`),
+    );
     const heartbeat = setInterval(() => sink.write(': still here\n\n'), HEARTBEAT_MS).unref();
     this.streams.add(sink);
     sink.onClose(() => {
       unsubscribe();
+      unsubscribeHandshakes?.();
       clearInterval(heartbeat);
       this.streams.delete(sink);
     });

@@ -168,6 +168,26 @@ describe.skipIf(!NODE_WITH_ENV_PROXY)("Node.js's fetch (22.21+, 24+)", () => {
   });
 });
 
+describe.skipIf(!onPath('curl'))('a client that pins a CA bundle of its own (curl --cacert)', () => {
+  it('is told: the refused handshake in one line, counted, and the session exits 2 naming it', async () => {
+    const other = await loadOrCreateCa(join(folder, 'other-ca'));
+    // The command's own exit code would come first: it ends 0, so that the proxy's verdict shows.
+    const session = await behindProxy(
+      ['sh', '-c', `curl -sS -X POST --cacert ${other.certPath} ${TARGET}orders; true`],
+      'pinned-bundle',
+    );
+    expect(session.code, session.stderr).toBe(2);
+    expect(session.stderr).toMatch(
+      /print-conformance proxy: a client refused the TLS handshake for test\.printapi\.nl \(its alert: unknown ca\)/,
+    );
+    expect(session.stderr).toMatch(/1 TLS handshake refused/);
+    expect(session.stderr).toMatch(
+      /print-conformance: the client refused the TLS handshake with the proxy \(1× test\.printapi\.nl:443 \(unknown ca\)\)[^\n]*local CA/,
+    );
+    expect(session.stderr).not.toMatch(/point the client at it/);
+  });
+});
+
 describe('the local CA', () => {
   it('keeps its key owner-only and out of every report, recording and log of a session', async () => {
     const keyFile = join(ca.dir, 'ca-key.pem');
