@@ -136,6 +136,18 @@ describe.skipIf(!onPath('php') || !HAS_PHP_CURL)('a PHP client as the official o
   });
 });
 
+describe.skipIf(!onPath('php'))("a PHP client on PHP's streams (file_get_contents, no context of its own)", () => {
+  it('goes through the proxy unmodified, every exchange judged, and passes', async () => {
+    expectGood(await behindProxy(['php', join(CLIENTS, 'shop-streams.php')], 'php-streams'));
+  });
+
+  it('is caught when it builds the checkout URL itself', async () => {
+    expectBuiltUrlsCaught(
+      await behindProxy(['php', join(CLIENTS, 'shop-streams.php'), 'built-urls'], 'php-streams-built'),
+    );
+  });
+});
+
 describe.skipIf(!onPath('curl'))('curl', () => {
   it('goes through the proxy unmodified, every exchange judged, and passes', async () => {
     expectGood(await behindProxy(['sh', join(CLIENTS, 'shop.sh')], 'curl'));
