@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientTestVerdict } from '../../src/findings/types.js';
+import { ROOT } from '../helpers/cli.js';
 import { HAS_PHP_CURL, onPath, PYTHON } from '../helpers/peers.js';
 import { CLIENTS, type Session, type StandIn, startStandIn, TARGET } from '../helpers/stand-in-service.js';
 
@@ -134,6 +135,13 @@ describe.skipIf(!HAS_GUZZLE || !onPath('curl'))('Guzzle 7', () => {
 });
 
 describe.skipIf(!onPath('phpunit') || !HAS_PHP_CURL)("PHPUnit, with docs/client-tests.md's recipe", () => {
+  it('runs the recipe as the docs write it', () => {
+    const docs = readFileSync(join(ROOT, 'docs', 'client-tests.md'), 'utf8');
+    const recipe = /### PHPUnit[\s\S]*?```php\n([\s\S]*?)```/.exec(docs)?.[1];
+    expect(recipe).toMatch(/^abstract class ConformanceTestCase/);
+    expect(readFileSync(join(CLIENTS, 'phpunit', 'ConformanceTestCase.php'), 'utf8')).toContain(recipe);
+  });
+
   it('keys each test by class and method, passes the good one and fails its twin on client.given-urls', async () => {
     const session = await standIn.behindProxy(
       ['phpunit', '--do-not-cache-result', join(CLIENTS, 'phpunit')],
