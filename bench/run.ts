@@ -1,8 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { benchConnectionLimit } from './connection-limit.js';
 import { benchHttpsInterception } from './https-interception.js';
 import { benchLearntOrders } from './learnt-orders.js';
 import { benchLivePageBurst } from './live-page-burst.js';
+import { benchLiveWindowMemory } from './live-window-memory.js';
 import { MiB } from './process-memory.js';
 import { benchProxyConnections } from './proxy-connections.js';
 import { benchProxyCost } from './proxy-cost.js';
@@ -71,6 +73,12 @@ step('live page: 10 000 exchanges through the proxy with the page open in headle
 const livePage = await benchLivePageBurst();
 results.livePage = livePage;
 
+step('connection limit: 300 tunnels, then 300 event streams, with --max-connections 40');
+results.connectionLimit = await benchConnectionLimit();
+
+step('live window: 200 checkout set-ups of 4 MiB JSON through the proxy');
+results.liveWindow = await benchLiveWindowMemory();
+
 step('suite: npx print-conformance against the embedded default');
 const suite = benchSuiteWallTime();
 results.suite = suite;
@@ -114,6 +122,10 @@ console.table({
 });
 console.log('\nThe proxy through a burst with the live page open (RSS, MiB):');
 console.table(livePage);
+console.log('\n300 tunnels, then 300 event streams, with --max-connections 40 (statuses answered, descriptors):');
+console.log(results.connectionLimit);
+console.log('\nThe proxy after 200 set-ups of 4 MiB (RSS, MiB):');
+console.table(results.liveWindow);
 console.log('\nValidate and suite:');
 const { large, ...validateRow } = validate;
 console.table({ validate: validateRow, [`validate ×${large.exchanges / validate.exchanges}`]: large });

@@ -6,10 +6,15 @@ const BIN = join(import.meta.dirname, '..', 'bin', 'print-conformance.js');
 
 /**
  * Starts a CLI command that prints "listening on <url>" and returns the process and the URL.
- * `quiet`: what it logs (the proxy's findings) is dropped rather than shown.
+ * `quiet`: what it logs (the proxy's findings) is dropped rather than shown. `bin`: another
+ * checkout's CLI (an older build, to compare with).
  */
-export async function startListening(args: string[], quiet = false): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', quiet ? 'ignore' : 'inherit'] });
+export async function startListening(
+  args: string[],
+  quiet = false,
+  bin = BIN,
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', quiet ? 'ignore' : 'inherit'] });
   let out = '';
   child.stdout?.setEncoding('utf8');
   while (!out.includes('\n')) {

@@ -89,6 +89,7 @@ export class AnswerRelay {
       chunked: false,
     };
     flight.answer = answer;
+    flight.exchange.headMs = Math.round(performance.now() - flight.started);
     if (plan.empty) return true;
     if (plan.bufferable) {
       answer.buffered = true;

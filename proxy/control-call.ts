@@ -76,7 +76,7 @@ export class ControlCall {
   private answer(
     status: number,
     headers: Record<string, string>,
-    body: string,
+    body: string | Buffer,
     length = Buffer.byteLength(body),
   ): void {
     if (this.client.destroyed) return;

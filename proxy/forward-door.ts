@@ -1,5 +1,6 @@
 import { connect as netConnect, type Socket } from 'node:net';
 import { type SecureContext, TLSSocket } from 'node:tls';
+import { canonicalHostName } from '../src/http/host-names.js';
 import type { MessageHead } from './http-parser.js';
 import { statusLine } from './message-head.js';
 import { lingerThenClose } from './socket-writes.js';
@@ -24,7 +25,7 @@ export interface InterceptedHost {
   port?: number;
 }
 
-/** A request's authority as host and port, lower case, brackets off an IPv6 address. */
+/** A request's authority as host and port, the host as DNS compares it (canonicalHostName). */
 export interface Authority {
   host: string;
   port: number;
@@ -36,12 +37,15 @@ export function parseAuthority(text: string, defaultPort: number): Authority | u
   if (!match?.[1]) return undefined;
   const port = match[2] === undefined ? defaultPort : Number(match[2]);
   if (port < 1 || port > 65535) return undefined;
-  return { host: match[1].toLowerCase().replace(/^\[(.*)\]$/, '$1'), port };
+  const host = canonicalHostName(match[1]);
+  if (!host || host.endsWith('.')) return undefined;
+  return { host, port };
 }
 
 /** Where a connection for `authority` is made, after --connect-to. */
 export function connectionFor(authority: Authority, connectTo: readonly ConnectTo[]): Authority {
-  const rule = connectTo.find((entry) => entry.host === authority.host && entry.port === authority.port);
+  const host = canonicalHostName(authority.host);
+  const rule = connectTo.find((entry) => canonicalHostName(entry.host) === host && entry.port === authority.port);
   return rule ? { host: rule.toHost, port: rule.toPort } : authority;
 }
 
@@ -50,8 +54,8 @@ export interface ForwardDoorOptions {
   connectTo: readonly ConnectTo[];
   /** The TLS context for an intercepted host (its certificate made on first use). */
   hostContext(host: string): Promise<SecureContext>;
-  /** An intercepted connection, TLS terminated: its requests go through the pipeline. */
-  intercept(socket: TLSSocket, authority: Authority): void;
+  /** An intercepted connection, TLS terminated: its requests go through the pipeline (`accepted`: the socket TLS runs on). */
+  intercept(socket: TLSSocket, authority: Authority, accepted: Socket): void;
   /** Whether a client at this address is on this machine. */
   localClient(address: string | undefined): boolean;
   /** A blind tunnel or request passed on, counted apart from the interface. */
@@ -76,12 +80,21 @@ export function handshakeAlert(error: NodeJS.ErrnoException): string {
 }
 
 export class ForwardDoor {
-  constructor(private readonly options: ForwardDoorOptions) {}
+  /** The intercepted hosts, each as DNS compares it. */
+  private readonly intercepted: readonly InterceptedHost[];
 
-  /** Whether requests for this authority are the interface's: judged, recorded, sent to the target. */
+  constructor(private readonly options: ForwardDoorOptions) {
+    this.intercepted = options.intercepted.map((entry) => ({ ...entry, host: canonicalHostName(entry.host) }));
+  }
+
+  /**
+   * Whether requests for this authority are the interface's: judged, recorded, sent to the target.
+   * Compared as DNS compares names: "SVC.test." is "svc.test", and is intercepted like it.
+   */
   intercepts(authority: Authority): boolean {
-    return this.options.intercepted.some(
-      (entry) => entry.host === authority.host && (entry.port === undefined || entry.port === authority.port),
+    const host = canonicalHostName(authority.host);
+    return this.intercepted.some(
+      (entry) => entry.host === host && (entry.port === undefined || entry.port === authority.port),
     );
   }
 
@@ -134,32 +147,39 @@ export class ForwardDoor {
     }
     socket.pause();
     socket.on('error', () => {});
-    this.options.hostContext(authority.host).then(
-      (secureContext) => {
-        if (socket.destroyed) return;
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        const secure = new TLSSocket(socket, { isServer: true, secureContext, ALPNProtocols: ['http/1.1'] });
-        // A client that does not trust the certificate ends the handshake with an alert: nothing
-        // of the interface goes through, and only the proxy can say why.
-        let secured = false;
-        secure.once('secure', () => {
-          secured = true;
-        });
-        secure.on('error', (error: NodeJS.ErrnoException) => {
-          if (!secured) {
+    this.options
+      .hostContext(authority.host)
+      .then(
+        (secureContext) => {
+          if (socket.destroyed) return;
+          socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+          const secure = new TLSSocket(socket, { isServer: true, secureContext, ALPNProtocols: ['http/1.1'] });
+          // A client that does not trust the certificate ends the handshake with an alert: nothing
+          // of the interface goes through, and only the proxy can say why.
+          let secured = false;
+          secure.once('secure', () => {
             secured = true;
-            this.options.handshakeRefused(authority, handshakeAlert(error));
-          }
-          socket.destroy();
-        });
-        this.options.intercept(secure, authority);
-        socket.resume();
-      },
-      (error: Error) => {
-        this.options.log(`print-conformance proxy: no certificate for ${authority.host}: ${error.message}`);
-        this.refuse(socket, 502, `no certificate could be made for ${authority.host}`);
-      },
-    );
+          });
+          secure.on('error', (error: NodeJS.ErrnoException) => {
+            if (!secured) {
+              secured = true;
+              this.options.handshakeRefused(authority, handshakeAlert(error));
+            }
+            socket.destroy();
+          });
+          this.options.intercept(secure, authority, socket);
+          socket.resume();
+        },
+        (error: Error) => {
+          this.options.log(`print-conformance proxy: no certificate for ${authority.host}: ${error.message}`);
+          this.refuse(socket, 502, `no certificate could be made for ${authority.host}`);
+        },
+      )
+      // A fault in opening the tunnel ends this tunnel, never the proxy.
+      .catch((error: Error) => {
+        this.options.log(`print-conformance proxy: the tunnel to ${authority.host} failed: ${error.message}`);
+        socket.destroy();
+      });
   }
 
   /** Bytes passed both ways to the host, unread. */

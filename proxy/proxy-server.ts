@@ -1,6 +1,6 @@
 import { createServer, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { ControlPlane } from '../src/control/control-plane.js';
+import { ControlPlane, DEFAULT_MAX_STREAMS } from '../src/control/control-plane.js';
 import { ExchangeFeed } from '../src/control/exchange-feed.js';
 import { RefusedHandshakes } from '../src/control/refused-handshakes.js';
 import { TestVerdicts } from '../src/control/test-verdicts.js';
@@ -136,6 +136,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   const redaction: SessionNames = {
     headers: options.redact?.headers ?? [],
     members: options.redact?.members ?? [],
+    secrets: options.redact?.secrets ?? [],
   };
   const session = sessionRedaction(redaction);
   const redact = session.exchange;
@@ -152,7 +153,9 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   // The target is the service's base: what goes elsewhere under it is not the interface.
   const state = new TrafficState(target.href);
   const traffic = new TrafficLog(redact, redaction.headers, session.text);
-  const feed = new ExchangeFeed();
+  const budget = new MemoryBudget(options.memoryBudget ?? 256 * 1024 * 1024);
+  // What the live page keeps is memory held like bodies: charged to the same budget.
+  const feed = new ExchangeFeed(undefined, undefined, budget);
   const tests = new TestVerdicts(options.strict);
   const handshakes = new RefusedHandshakes();
   const control = new ControlPlane({
@@ -160,7 +163,10 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     tests,
     handshakes,
     title: `print-conformance proxy for ${target.href}`,
+    targetBase: target.href,
     token: options.controlToken,
+    // Streams may not take every connection: half of them at most, so the traffic still gets through.
+    maxStreams: Math.max(1, Math.min(DEFAULT_MAX_STREAMS, Math.floor((options.maxConnections ?? 1000) / 2))),
   });
   // The tally takes each exchange's judgement from its one judging on the way through. Every
   // exchange is recorded in the same turn as its last judging, so the last judgement made is its
@@ -171,7 +177,8 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   let lastScope: TrafficJudgement['scope'] | undefined;
   const listenHost = options.host ?? '127.0.0.1';
   const allowedHosts = options.allowedHosts ?? [];
-  const connections = new Set<ClientConnection>();
+  /** Connections reading requests, each with the socket accepted for it (under TLS, the one TLS runs on). */
+  const connections = new Map<ClientConnection, Socket>();
   let stopping = false;
   let inFlight = 0;
   let settled: (() => void) | undefined;
@@ -216,7 +223,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     tapOptions: {
       keepLimit: validateLimit,
       keepBinary: options.recordBodies ?? false,
-      budget: new MemoryBudget(options.memoryBudget ?? 256 * 1024 * 1024),
+      budget,
     },
     enforce: options.mode === 'enforce',
     rewriteUrls: options.rewriteUrls !== false,
@@ -285,10 +292,21 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     stopping: () => stopping,
     log,
     passedOn: (authority) => traffic.passedOn(`${authority.host}:${authority.port}`),
+    refusedHandshake: (refused) => feed.pushRefusedHandshake(refused),
     control,
     testOf: (headers) => control.testOf(headers),
     localClient: options.localClient ?? isLoopback,
     release: (connection) => connections.delete(connection as ClientConnection),
+  };
+  // Recording runs at the end of forwarding, some of it once a digest comes back from the worker
+  // thread (a promise): whatever goes wrong in it loses that exchange's record, never the proxy.
+  const recordExchange = context.record;
+  context.record = (exchange, started) => {
+    try {
+      recordExchange(exchange, started);
+    } catch (error) {
+      log(`print-conformance could not record ${requestLine(exchange)}: ${session.text((error as Error).message)}`);
+    }
   };
   // Intercepted requests keep their paths under the target's origin, and their answers are passed
   // on as the service wrote them. Made from the context above, so that it shares every later change.
@@ -304,20 +322,17 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     hostAllowed: () => true,
   });
   context.intercepting = intercepting;
-  const accept = (socket: Socket, connectionContext: ProxyContext): void => {
+  const accept = (socket: Socket, connectionContext: ProxyContext, accepted: Socket = socket): void => {
     const connection = new ClientConnection(socket, connectionContext);
-    connections.add(connection);
-    socket.once('close', () => {
-      connections.delete(connection);
-      if (connections.size < maxConnections) full = false;
-    });
+    connections.set(connection, accepted);
+    socket.once('close', () => connections.delete(connection));
   };
   context.door = new ForwardDoor({
     intercepted: [{ host: route.host.toLowerCase(), port: targetPort }, ...(options.intercept ?? [])],
     connectTo,
     hostContext: contextFor,
     localClient: options.localClient ?? isLoopback,
-    intercept: (secure: TLSSocket) => accept(secure, intercepting),
+    intercept: (secure: TLSSocket, _authority, accepted) => accept(secure, intercepting, accepted),
     passedOn: (authority) => context.passedOn?.(authority),
     refused: (status, reason) => traffic.refused(status, reason),
     handshakeRefused: (authority, alert) => {
@@ -331,6 +346,12 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   });
 
   const maxConnections = options.maxConnections ?? 1000;
+  /**
+   * Every connection accepted holds a place until its socket closes, whatever it becomes: a
+   * connection handed over to a tunnel, to TLS or to an event stream leaves `connections` (it has
+   * no exchange to make room with) but still holds a descriptor, and still counts here.
+   */
+  const sockets = new Set<Socket>();
   let full = false;
   /**
    * Every place is taken: a connection idle between requests (the longest idle first), else one
@@ -341,7 +362,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     const now = performance.now();
     let best: ClientConnection | undefined;
     let bestSpare: { idle: boolean; since: number } | undefined;
-    for (const connection of connections) {
+    for (const connection of connections.keys()) {
       const spare = connection.spareFor(now);
       if (!spare) continue;
       const better =
@@ -356,17 +377,24 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     if (!best) return;
     best.giveWay();
     // Counted out at once: it is closing, and no longer holds a place.
+    const accepted = connections.get(best);
     connections.delete(best);
+    if (accepted) sockets.delete(accepted);
   };
   const server = createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
-    if (connections.size >= maxConnections) makeRoom();
-    if (connections.size >= maxConnections) {
+    if (sockets.size >= maxConnections) makeRoom();
+    if (sockets.size >= maxConnections) {
       if (!full) log(`${maxConnections} client connections are open (--max-connections): more are answered 503`);
       full = true;
       traffic.refused(503, TOO_MANY);
       refuseConnection(socket);
       return;
     }
+    sockets.add(socket);
+    socket.once('close', () => {
+      sockets.delete(socket);
+      if (sockets.size < maxConnections) full = false;
+    });
     accept(socket, context);
   });
   // One timer for all connections, rather than one per request: heads that take too long are
@@ -376,7 +404,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       ? setInterval(
           () => {
             const now = performance.now();
-            for (const connection of connections) connection.checkHeadDeadline(now);
+            for (const connection of connections.keys()) connection.checkHeadDeadline(now);
           },
           Math.min(500, Math.max(10, context.headersTimeoutMs / 8)),
         ).unref()
@@ -402,7 +430,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
           : new Promise<void>((resolve) => {
               settled = resolve;
             });
-      for (const connection of connections) connection.stop();
+      for (const connection of connections.keys()) connection.stop();
       // Exchanges in flight may finish, but a client that keeps an upload open cannot hold the
       // proxy forever: past the stop timeout their connections are cut and they are recorded so.
       const stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
@@ -414,7 +442,9 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
         log(`stopping: cutting off ${inFlight} exchange(s) still in flight after ${stopTimeoutMs / 1000} s`);
       clearTimeout(timer);
       stopping = true;
-      for (const connection of connections) connection.cutOff();
+      for (const connection of connections.keys()) connection.cutOff();
+      // Tunnels have no exchange to finish: they are cut off with the rest.
+      for (const socket of sockets) socket.destroy();
       // Cut-off exchanges are recorded as their connections close.
       await drained();
       await closed;

@@ -1,8 +1,8 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { fileProblem } from '../src/findings/file-problem.js';
+import { harEntry } from '../src/http/har-entry.js';
 import { openOutputFile } from '../src/output/output-file.js';
-import type { Exchange, RecordedBody, Violation } from '../src/validate/exchange.js';
-import { header } from '../src/validate/exchange.js';
+import type { Exchange, Violation } from '../src/validate/exchange.js';
 import { BatchedWrites } from './batched-writes.js';
 
 // Writes each exchange as one NDJSON line as it completes (appending, so a crash loses at most the
@@ -137,66 +137,4 @@ export class Recorder {
       this.har ? ended(this.har, HAR_TAIL, (error) => this.broke(this.harFile, error)) : undefined,
     ]);
   }
-}
-
-const pairs = (headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => ({ name, value }));
-
-/**
- * A body as HAR holds it: text as text, bytes kept whole as base64 with `encoding`, and a body
- * kept only as a digest without any `text` (no reader, ours or a browser's, may take a placeholder
- * for the body) but with the digest under `_body` and a comment saying how to keep bodies.
- */
-function harBody(body: RecordedBody): { text?: string; encoding?: string; comment?: string; _body?: object } {
-  if (body.text !== undefined) return { text: body.text };
-  if (body.base64 !== undefined) return { text: body.base64, encoding: 'base64' };
-  const { text: _text, base64: _base64, ...digest } = body;
-  const what = `${body.size} bytes${body.sha256 ? `, sha256 ${body.sha256}` : ''}`;
-  return {
-    comment: `body not recorded (${what}${body.skipped ? `; ${body.skipped}` : ''}); --record-bodies keeps it`,
-    _body: digest,
-  };
-}
-
-function harEntry(exchange: RecordedExchange): object {
-  const { request, response } = exchange;
-  const url = new URL(request.url);
-  return {
-    startedDateTime: exchange.startedAt,
-    time: exchange.durationMs ?? 0,
-    request: {
-      method: request.method,
-      url: request.url,
-      httpVersion: 'HTTP/1.1',
-      headers: pairs(request.headers),
-      queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
-      cookies: [],
-      headersSize: -1,
-      bodySize: request.body?.size ?? 0,
-      ...(request.body && request.body.size > 0
-        ? {
-            postData: { mimeType: header(request.headers, 'content-type') ?? '', ...harBody(request.body) },
-          }
-        : {}),
-    },
-    response: {
-      status: response?.status ?? 0,
-      statusText: '',
-      httpVersion: 'HTTP/1.1',
-      headers: pairs(response?.headers ?? {}),
-      cookies: [],
-      content: {
-        size: response?.body?.size ?? 0,
-        mimeType: header(response?.headers, 'content-type') ?? '',
-        ...(response?.body ? harBody(response.body) : {}),
-      },
-      redirectURL: header(response?.headers, 'location') ?? '',
-      headersSize: -1,
-      bodySize: response?.body?.size ?? -1,
-    },
-    cache: {},
-    timings: { send: 0, wait: exchange.durationMs ?? 0, receive: 0 },
-    ...(exchange.error ? { _error: exchange.error } : {}),
-    _violations: exchange.violations,
-    _observations: exchange.observations ?? [],
-  };
 }

@@ -1,9 +1,9 @@
-import { inject, test } from 'vitest';
 import { RULES, type RuleArea } from '../src/contract/rules.js';
 import type { RuleResult } from '../src/findings/types.js';
 import { suiteContext } from '../src/probes/index.js';
 import { mergeTallies } from '../src/validate/tally.js';
 import { verdictOf } from '../src/validate/verdicts.js';
+import { inject, test } from './engine.js';
 import './provided.js';
 
 // One test per rule, named with the rule ID, whose verdict comes from the one status model that
@@ -28,15 +28,15 @@ export function defineRuleTests(area: RuleArea): void {
   for (const rule of RULES.filter((r) => r.area === area)) {
     test(rule.id, (testContext) => {
       if (results.error) {
-        testContext.task.meta.probeError = results.error;
+        testContext.meta.probeError = results.error;
         throw new Error(`the probes could not run: ${results.error}`);
       }
       const verdict = verdictOf(rule, tally, context);
-      testContext.task.meta.verdict = verdict;
-      testContext.task.meta.answers = tally.answers;
-      testContext.task.meta.exchanges = results.exchanges;
-      testContext.task.meta.coverage = tally.coverage;
-      if (results.generated) testContext.task.meta.generated = results.generated;
+      testContext.meta.verdict = verdict;
+      testContext.meta.answers = tally.answers;
+      testContext.meta.exchanges = results.exchanges;
+      testContext.meta.coverage = tally.coverage;
+      if (results.generated) testContext.meta.generated = results.generated;
       if (verdict.failsRun) throw new Error(describeFailures(verdict));
       if (verdict.status === 'skipped' || verdict.status === 'untested')
         testContext.skip(`${verdict.status}: ${verdict.reason ?? ''}`);

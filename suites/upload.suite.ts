@@ -1,4 +1,4 @@
-import { describe } from 'vitest';
+import { describe } from './engine.js';
 import { defineRuleTests } from './rule-tests.js';
 
 describe('upload', () => defineRuleTests('upload'));

@@ -3,14 +3,22 @@ import { readFileSync } from 'node:fs';
 import type { ConnectTo, InterceptedHost } from '../../proxy/forward-door.js';
 import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
+import { canonicalHostName } from '../http/host-names.js';
 import { certificatesIn } from '../tls/trust.js';
 
 // The options of interception, each checked before the proxy starts: a bad one is one line, exit 2.
 
 const HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9._-]+)$/i;
 
+/** A host as the proxy compares it (an international name given in Unicode is taken in punycode). */
 function bare(host: string): string {
-  return host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return canonicalHostName(host);
+}
+
+/** Whether a host of an option is a name or an address (checked in its ASCII form). */
+function isHost(host: string): boolean {
+  const canonical = canonicalHostName(host);
+  return canonical !== '' && !canonical.endsWith('.') && (HOST.test(canonical) || HOST.test(host));
 }
 
 function port(text: string, option: string, given: string): number {
@@ -23,7 +31,7 @@ function port(text: string, option: string, given: string): number {
 /** --connect-to HOST:PORT:HOST2:PORT2, curl's form (IPv6 addresses in brackets). */
 export function parseConnectTo(given: string): ConnectTo {
   const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+):(\d+):(\[[0-9a-f:.]+\]|[^:[\]]+):(\d+)$/i.exec(given);
-  if (!match || !HOST.test(match[1] as string) || !HOST.test(match[3] as string))
+  if (!match || !isHost(match[1] as string) || !isHost(match[3] as string))
     throw new UsageError(
       `--connect-to ${given}: expected HOST:PORT:HOST2:PORT2, e.g. test.printapi.nl:443:127.0.0.1:8443`,
     );
@@ -38,7 +46,7 @@ export function parseConnectTo(given: string): ConnectTo {
 /** --intercept HOST[:PORT]: any port without one. */
 export function parseIntercept(given: string): InterceptedHost {
   const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d+))?$/i.exec(given);
-  if (!match || !HOST.test(match[1] as string))
+  if (!match || !isHost(match[1] as string))
     throw new UsageError(`--intercept ${given}: expected HOST or HOST:PORT, e.g. live.printapi.nl:443`);
   return {
     host: bare(match[1] as string),

@@ -1,6 +1,5 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { TOOL_VERSION } from '../contract/package-root.js';
 import { UsageError } from '../findings/usage-error.js';
 import { STDIN } from '../recording/read-exchanges.js';
 import { givenSecrets, withoutLiterals } from '../redaction/index.js';
@@ -8,6 +7,7 @@ import { terminalText } from '../report/terminal-text.js';
 import { caCommand } from './ca-command.js';
 import { examplesOnTheirOwnLines } from './help-examples.js';
 import { skipHelpRendering } from './help-rendering.js';
+import { versionText } from './how-started.js';
 import { invalidChoice } from './invalid-choice.js';
 import { mergeCommand } from './merge-command.js';
 import { openapiCommand } from './openapi-command.js';
@@ -66,7 +66,7 @@ const cli = yargs(
   .usage(
     '$0 [command] [options]\n\nChecks that a print ordering service speaks its checkout and upload interface exactly as described.',
   )
-  .version(TOOL_VERSION)
+  .version(versionText())
   // yargs would speak the system's language; every other line of the tool is English.
   .locale('en')
   .option('debug', { type: 'boolean', describe: 'Print stack traces of unexpected errors', global: true })

@@ -20,7 +20,7 @@ export function mergeCommand(yargs: Argv) {
           .option('quiet', {
             type: 'boolean',
             default: false,
-            describe: 'No lines on stderr but problems, only the summary',
+            describe: 'No lines on stderr but problems; no table: the failures and the summary line',
           })
           .example('$0 merge shard-*/results.json', 'one report for a validate run split with --shard K/N'),
         'merge',

@@ -140,11 +140,11 @@ export function mergeResults(results: readonly RunResult[]): RunResult {
 }
 
 /** `merge`: the shards' results.json read, checked as one set, merged, reported. */
-export function mergeAndReport(files: string[], argv: ReportArguments): void {
+export function mergeAndReport(files: string[], argv: ReportArguments & { quiet?: boolean }): void {
   const parts = files.map((file) => readResults(file, files.length));
   wholeRules(parts, files);
   checkShardSet(parts, files);
   const result = mergeResults(parts);
   writeResultReports(result, argv);
-  showResult(result, argv.reporter, { width: terminalWidth(process.stdout) });
+  showResult(result, argv.reporter, { width: terminalWidth(process.stdout), brief: argv.quiet === true });
 }

@@ -6,7 +6,14 @@ import { formatsOf, type RuleId, ruleById } from '../contract/rules.js';
 import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
 import { writeFileWhole } from '../output/output-file.js';
-import { redactText } from '../redaction/index.js';
+import {
+  commandLineSecrets,
+  givenSecrets,
+  noteGivenSecrets,
+  redactText,
+  withoutGivenSecrets,
+  withoutLiterals,
+} from '../redaction/index.js';
 import { terminalText } from '../report/terminal-text.js';
 import type { VerdictContext } from '../validate/verdicts.js';
 import { parseByteSize } from './byte-size.js';
@@ -124,11 +131,16 @@ export function proxyCommand(yargs: Argv) {
       const auto = argv.format === 'auto' && argv.only === undefined;
       const selected = selectedRules(argv.only, argv.skip);
       const settings = proxySettings(argv, reportedRules(selected, formats));
+      // Credentials the user gave, on the wrapped command's line too (https://user:pass@…,
+      // --password=…, -u user:pass): written nowhere, even when the service echoes them.
+      noteGivenSecrets([settings.controlToken, ...commandLineSecrets(wrapped ?? [])]);
+      const secrets = givenSecrets();
       const summaryInterval = argv.quiet ? 0 : numberOption(argv['summary-interval'], '--summary-interval');
       // --quiet drops the line each exchange gets (request line, arrow, answer), never a problem.
       // Lines quote traffic: printed as text a terminal does not act on.
       const log = (line: string) => {
-        if (!argv.quiet || !EXCHANGE_LINE.test(line)) process.stderr.write(`${terminalText(line)}\n`);
+        if (!argv.quiet || !EXCHANGE_LINE.test(line))
+          process.stderr.write(`${terminalText(withoutLiterals(line, secrets))}\n`);
       };
       const started = Date.now();
       // The verdict's code loads while the proxy starts: not before this command runs, and not at its end.
@@ -146,7 +158,7 @@ export function proxyCommand(yargs: Argv) {
               loadOrCreateCa(caDirectory(settings.caDir)),
             )
           : undefined;
-      const proxy = await start({ ...settings, log });
+      const proxy = await start({ ...settings, redact: { ...settings.redact, secrets }, log });
       const clientEnv = clientCa
         ? (await import('./client-environment.js')).clientEnvironment(proxy.url, clientCa.certPath, clientCa.certPem)
         : undefined;
@@ -178,7 +190,11 @@ export function proxyCommand(yargs: Argv) {
         recordingFailure: proxy.recordingFailure(),
         clientTests: proxy.tests.all(),
       });
-      reporting.then(([{ proxyVerdict }]) => proxy.verdicts(() => proxyVerdict(sessionFacts()).result)).catch(() => {});
+      reporting
+        .then(([{ proxyVerdict }]) =>
+          proxy.verdicts(() => withoutGivenSecrets(proxyVerdict(sessionFacts()).result, secrets)),
+        )
+        .catch(() => {});
       let reported = 0;
       const periodic =
         summaryInterval > 0
@@ -198,12 +214,15 @@ export function proxyCommand(yargs: Argv) {
         await proxy.close();
       }
       const [{ proxyVerdict }, { terminalWidth }, { writeReports }] = await reporting;
-      const verdict = proxyVerdict({
-        ...sessionFacts(),
-        ...(wrapped ? { command: { command: wrapped.join(' '), exitCode: commandCode } } : {}),
-        ...(clientEnv ? { clientEnvironment: clientEnv.names } : {}),
-        width: terminalWidth(wrapped ? process.stderr : process.stdout),
-      });
+      const verdict = withoutGivenSecrets(
+        proxyVerdict({
+          ...sessionFacts(),
+          ...(wrapped ? { command: { command: wrapped.join(' '), exitCode: commandCode } } : {}),
+          ...(clientEnv ? { clientEnvironment: clientEnv.names } : {}),
+          width: terminalWidth(wrapped ? process.stderr : process.stdout),
+        }),
+        secrets,
+      );
       // The table goes where run prints its own; wrapping a command, stdout is the command's.
       // It quotes traffic: printed as text a terminal does not act on.
       (wrapped ? process.stderr : process.stdout).write(terminalText(verdict.text));

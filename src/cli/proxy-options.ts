@@ -98,7 +98,7 @@ export function proxyOptions(y: Argv) {
       type: 'number',
       default: 1000,
       describe:
-        'Client connections open at once; when all are taken, one idle between requests or one trickling its head gives way, else a new connection is answered 503 and closed',
+        'Client connections open at once, tunnels and event streams included; when all are taken, one idle between requests or one trickling its head gives way, else a new connection is answered 503 and closed',
     })
     .option('allowed-host', {
       type: 'string',

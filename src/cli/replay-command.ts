@@ -83,7 +83,8 @@ export function replayCommand(yargs: Argv) {
           .option('quiet', {
             type: 'boolean',
             default: false,
-            describe: 'No warnings about skipped lines, only the replay, the summary and problems',
+            describe:
+              'No warnings about skipped lines and no table: the replay, the failures, the summary line and problems',
           })
           .example(
             '$0 replay session.ndjson --target https://staging.example.com/v2/ --token $TOKEN',
@@ -185,7 +186,7 @@ export function replayCommand(yargs: Argv) {
         secrets,
       );
       writeResultReports(result, argv);
-      showResult(result, argv.reporter, { colour });
+      showResult(result, argv.reporter, { colour, brief: argv.quiet });
     },
   );
 }

@@ -1,5 +1,6 @@
 import { join, relative, resolve } from 'node:path';
 import type { ReportPlaces as WrittenPlaces } from '../report/write-reports.js';
+import { commandName } from './how-started.js';
 
 // The last words of a run: where its reports went and how to read them, so that a first run
 // ends by saying what to do next.
@@ -28,5 +29,5 @@ export function reportsLine(places: ReportPlaces): string {
     : places.reportDir === 'reports'
       ? ''
       : ` --report-dir ${shown(places.reportDir)}`;
-  return `reports: ${files.join(', ')}\nHTML report: npx print-conformance report${where}\n`;
+  return `reports: ${files.join(', ')}\nHTML report: ${commandName()} report${where}\n`;
 }

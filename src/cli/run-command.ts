@@ -63,7 +63,11 @@ export function runCommand(yargs: Argv) {
             describe: 'GET checks only: create or change nothing on the service',
           })
           .option('timeout', { type: 'number', default: 30, describe: 'Seconds to wait for each answer' })
-          .option('quiet', { type: 'boolean', default: false, describe: 'No progress lines, only the summary' })
+          .option('quiet', {
+            type: 'boolean',
+            default: false,
+            describe: 'No progress lines and no table: the failures, the summary line and where the reports went',
+          })
           .option('record', {
             type: 'string',
             describe:

@@ -1,6 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { TOOL_VERSION } from '../contract/package-root.js';
 import { RULES, type RuleId } from '../contract/rules.js';
 import { fileProblem } from '../findings/file-problem.js';
@@ -25,13 +24,13 @@ import { writeMarkdownOutputs } from './markdown-outputs.js';
 import { numberOption } from './number-option.js';
 import { reportsLine } from './reports-line.js';
 import { optionList, selectedRules } from './rule-selection.js';
-import { readProbeExchanges, writeRunRecording } from './run-recording.js';
+import { writeRunRecording } from './run-recording.js';
 import { configFileUsed } from './settings.js';
 import { staleUrlProblem } from './stale-urls.js';
 import { checkReportPlaces, clearPreviousReports, distinctOutputs, writableFile } from './writable.js';
 
 // The use case behind `print-conformance run`: find the URLs, probe the service through the
-// vitest suite, and write every report from the one set of verdicts.
+// suite, and write every report from the one set of verdicts.
 
 /** The config file the run took options from: found upward, it may set the target and the rules. */
 function configNote(): string {
@@ -136,7 +135,9 @@ export async function runConformance(options: RunOptions): Promise<void> {
   const secrets = [token, clientSecret].filter((s): s is string => Boolean(s));
   const credentialHeaders = Object.keys(headers).filter((name) => /authorization|api-key|token|cookie/i.test(name));
   for (const name of credentialHeaders) secrets.push(headers[name] as string);
-  noteGivenSecrets([...secrets, ...credentialValues(headers)]);
+  // Any header the user gives may be a credential (X-Shop-Key): its value is masked as one.
+  secrets.push(...credentialValues(headers).filter((value) => !secrets.includes(value)));
+  noteGivenSecrets(secrets);
   const orderBody = readOrderBody(options.orderBody);
   const checkoutUrl = absoluteUrl(options.checkoutUrl, '--checkout-url');
   const uploadUrl = absoluteUrl(options.uploadUrl, '--upload-url');
@@ -229,20 +230,9 @@ export async function runConformance(options: RunOptions): Promise<void> {
     for (const exchange of preflightExchanges) preflight.record(exchange, { format: 'any' });
     config.preflight = preflight.tally.data;
 
-    // vitest is loaded only when a suite runs: the other commands start faster without it.
+    // The suite's engine and files are loaded only when a suite runs: other commands start without them.
     const { runSuite } = await import('./run-suite.js');
-    // The probes hand their exchanges over through a file of the run's own, removed at its end.
-    const exchangesFile =
-      options.record || options.har
-        ? join(mkdtempSync(join(tmpdir(), 'print-conformance-run-')), 'exchanges.ndjson')
-        : undefined;
-    if (exchangesFile) interrupt.atStop(() => rmSync(dirname(exchangesFile), { recursive: true, force: true }));
-    const outcome = await runSuite({
-      config,
-      progress: !options.quiet,
-      verbose: options.verbose === true,
-      ...(exchangesFile ? { exchangesFile } : {}),
-    });
+    const outcome = await runSuite({ config, progress: !options.quiet, verbose: options.verbose === true });
     if (refusedForCredentials(outcome.answers))
       throw new UsageError(
         'every request was refused with 401/403: check the credentials (--token, --client-id/--client-secret, --header)',
@@ -274,24 +264,20 @@ export async function runConformance(options: RunOptions): Promise<void> {
       sarif: options.sarif,
     });
     writeMarkdownOutputs(result, options.summaryMd);
-    if (exchangesFile) {
-      try {
-        await writeRunRecording(
-          recording,
-          redactText(baseUrl, secrets),
-          { found: preflightExchanges, probed: readProbeExchanges(exchangesFile) },
-          { names: credentialHeaders, secrets },
-        );
-      } finally {
-        rmSync(dirname(exchangesFile), { recursive: true, force: true });
-      }
-    }
+    if (options.record || options.har)
+      await writeRunRecording(
+        recording,
+        redactText(baseUrl, secrets),
+        { found: preflightExchanges, probed: outcome.made },
+        { names: credentialHeaders, secrets },
+      );
     interrupt.reportsWritten(exitCodeOf(result.rules));
     process.stdout.write(
       consoleSummary(result, {
         colour: colourWanted(process.stdout),
         width: terminalWidth(process.stdout),
         profile: options.verbose === true,
+        brief: options.quiet,
       }),
     );
     if (options.reporter === 'github') process.stdout.write(githubAnnotations(result));

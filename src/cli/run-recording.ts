@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { Recorder } from '../../proxy/recorder.js';
 import { fileProblem } from '../findings/file-problem.js';
 import { splitObservations } from '../findings/observations.js';
@@ -16,17 +16,10 @@ export interface RunRecordingPlaces {
   har?: string;
 }
 
-/** The probes' exchanges, one JSON line each, as the probing wrote them (redacted already). */
-export function readProbeExchanges(file: string): Exchange[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Exchange);
-}
-
 /**
  * Writes the exchanges (those that found the URLs first, then the probes') judged as the proxy
- * judges traffic under its target. `secrets`/`names`: what is redacted from the first ones.
+ * judges traffic under its target. `secrets`/`names`: what is redacted from them, as the proxy
+ * redacts its own before they touch the disk.
  */
 export async function writeRunRecording(
   places: RunRecordingPlaces,
@@ -45,8 +38,8 @@ export async function writeRunRecording(
   }
   await recorder.ready();
   const state = new TrafficState(target);
-  const found = exchanges.found.map((exchange) => redactExchange(exchange, redaction));
-  for (const exchange of [...found, ...exchanges.probed]) {
+  for (const made of [...exchanges.found, ...exchanges.probed]) {
+    const exchange = redactExchange(made, redaction);
     const judged = judgeTraffic(exchange, state).judgement;
     const { violations, observations } = splitObservations(judged?.violations ?? []);
     recorder.record({ ...exchange, violations, observations });

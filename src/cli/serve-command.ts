@@ -23,6 +23,22 @@ function publicBaseUrl(given: string): string {
   return url.href.endsWith('/') ? url.href : `${url.href}/`;
 }
 
+/**
+ * Why a --webhook-url is no absolute http(s) URL, if it is not: it is checked at start. Here, not
+ * beside the webhooks, which load an HTTP client that every other command would load too.
+ */
+function webhookUrlProblem(given: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    return `--webhook-url ${given} is not an absolute URL`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return `--webhook-url ${given} is not an http or https URL`;
+  return undefined;
+}
+
 /** Addresses a service listening on every interface is reached at on this machine. */
 const ANY_ADDRESS = new Set(['0.0.0.0', '::', '[::]']);
 
@@ -92,6 +108,12 @@ export function serveCommand(yargs: Argv) {
             describe:
               'The control API and live page (/__print-conformance/) answer clients on this machine only; with a token, anyone sending Authorization: Bearer TOKEN (env PRINT_CONFORMANCE_SERVE_CONTROL_TOKEN)',
           })
+          .option('webhook-url', {
+            type: 'string',
+            array: true,
+            describe:
+              "Call this URL after each order or payment status change, as the real service calls a shop's webhook: POST, form body orderId=<id>; retried after 1, 2, 4, 8 s on an answer other than 2xx or none within 10 s (repeatable)",
+          })
           .option('fault', {
             type: 'string',
             array: true,
@@ -103,6 +125,10 @@ export function serveCommand(yargs: Argv) {
           .example(
             '$0 serve --fault 503:post-checkout:1 expire-tokens:20',
             'the first checkout set-up gets a 503; every token expires after 20 requests',
+          )
+          .example(
+            '$0 serve --webhook-url http://127.0.0.1:8000/webhook',
+            "call the shop's webhook handler after each payment and order status change",
           )
           .example(
             '$0 serve --tls --port 8443 --public-url https://test.printapi.nl/v2/',
@@ -120,6 +146,11 @@ export function serveCommand(yargs: Argv) {
       const publicUrl = argv['public-url'] === undefined ? undefined : publicBaseUrl(argv['public-url']);
       const clientSecret = argv['client-secret'];
       const faults = (argv.fault ?? []).map((given) => parseFault(String(given)));
+      const webhookUrls = (argv['webhook-url'] ?? []).map(String);
+      for (const url of webhookUrls) {
+        const problem = webhookUrlProblem(url);
+        if (problem) throw new UsageError(problem);
+      }
       if (argv['client-id'] !== undefined && clientSecret === undefined)
         throw new UsageError('--client-id needs --client-secret');
       const tls = argv.tls ? await serviceCertificate(argv.host, publicUrl, argv['ca-dir']) : undefined;
@@ -140,6 +171,7 @@ export function serveCommand(yargs: Argv) {
           control: { token: argv['control-token'] || undefined },
           // Browsers reach it by the names it knows alone (DNS rebinding): others are named here.
           allowedHosts: (argv['allowed-host'] ?? []).map(String),
+          webhooks: { urls: webhookUrls, log: (line) => process.stderr.write(`${line}\n`) },
         });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;

@@ -78,7 +78,7 @@ export function validateCommand(yargs: Argv) {
           .option('quiet', {
             type: 'boolean',
             default: false,
-            describe: 'No progress lines, only warnings and the summary',
+            describe: 'No progress lines and no table: warnings, the failures and the summary line',
           })
           .option('format', {
             choices: ['auto', 'json', 'xml', 'both'] as const,
@@ -174,7 +174,11 @@ export function validateCommand(yargs: Argv) {
       const read =
         tally.exchanges + tally.traffic.orders + Object.values(tally.traffic.notInterface).reduce((a, n) => a + n, 0);
       if (!argv.quiet) process.stderr.write(`${read} exchanges read${skipped ? `, ${skipped} lines skipped` : ''}\n`);
-      showResult(result, argv.reporter, { colour: colourWanted(process.stdout), width: terminalWidth(process.stdout) });
+      showResult(result, argv.reporter, {
+        colour: colourWanted(process.stdout),
+        width: terminalWidth(process.stdout),
+        brief: argv.quiet,
+      });
     },
   );
 }

@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { TOOL_NAME, TOOL_VERSION } from '../contract/package-root.js';
+import { harEntry } from '../http/har-entry.js';
+import { fromAnotherSite } from '../http/request-site.js';
 import { sameSecret } from '../http/same-secret.js';
 import type { Headers } from '../validate/exchange.js';
-import { exchangeDetail } from './exchange-detail.js';
+import { exchangeDetail, type ResendThrough } from './exchange-detail.js';
 import type { ExchangeFeed, FeedEntry } from './exchange-feed.js';
-import { detailPage, type ListFilters, listPage } from './live-page.js';
+import { holdsText, type ListFilters, listPage, type VerdictSummary, type WebhookCallShown } from './live-page.js';
+import { detailPage } from './live-page-detail.js';
 import type { RefusedHandshakes } from './refused-handshakes.js';
 import type { TestVerdicts } from './test-verdicts.js';
 
@@ -32,7 +36,8 @@ export interface ControlRequest {
 export interface Answer {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  /** Text (sent as UTF-8), or bytes as they are (a kept request body). */
+  body: string | Buffer;
 }
 
 /** Where an event stream writes; `buffered` is what waits in the socket unread. */
@@ -50,6 +55,8 @@ export interface ControlOptions {
   tests: TestVerdicts;
   /** What the page's title names (the target, or the reference service). */
   title: string;
+  /** The proxy's target base: the page's curl lines send its URLs to the proxy instead, to be judged again. */
+  targetBase?: string;
   /** When given, every request needs `Authorization: Bearer TOKEN` (or `?token=`), from anywhere. */
   token?: string;
   /** The session's verdicts so far, in results.json's shape. */
@@ -58,7 +65,16 @@ export interface ControlOptions {
   handshakes?: RefusedHandshakes;
   /** serve only: ends a checkout's payment step as the payment page would. */
   pay?: (code: string, outcome: string) => Answer;
+  /** serve only: sets an order's status (Shipped …), as the service's own side would. */
+  setOrderStatus?: (orderId: string, status: string) => { status: 200 | 404; message?: string };
+  /** serve only: the webhook calls made so far. */
+  webhooks?: () => readonly WebhookCallShown[];
+  /** Event streams open at once; more are answered 503 (default 32). */
+  maxStreams?: number;
 }
+
+/** Event streams held open at once unless told otherwise: each holds a connection for as long as its reader likes. */
+export const DEFAULT_MAX_STREAMS = 32;
 
 /** A stream's client that reads this much less than is sent is dropped (it reconnects from where it was). */
 const STREAM_BACKLOG = 4 * 1024 * 1024;
@@ -107,11 +123,24 @@ function testName(value: string): string {
   return name.slice(0, TEST_NAME_LIMIT);
 }
 
+/** A path segment that is not percent-encoded UTF-8 ("%E0%A4%A"): the request is a 400. */
+class UndecodablePath extends Error {}
+
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new UndecodablePath(`the path segment ${JSON.stringify(segment.slice(0, 100))} is not percent-encoded UTF-8`);
+  }
+}
+
 /** The methods a known path takes, or undefined for a path that is not the API's. */
 function allowedMethods(path: string, payments: boolean): string | undefined {
   if (path === 'api/tests') return 'GET, POST';
+  if (payments && /^api\/orders\/[^/]+\/status$/.test(path)) return 'POST';
+  if (payments && path === 'api/webhooks') return 'GET, HEAD';
   if (
-    /^(?:|index\.html|exchanges\/\d+|api\/(?:events|exchanges|exchanges\/\d+|handshakes|verdicts|tests\/.+))$/.test(
+    /^(?:|index\.html|exchanges\/\d+(?:\/request-body)?|api\/(?:events|exchanges|exchanges\/\d+|handshakes|har|verdicts|tests\/.+))$/.test(
       path,
     )
   )
@@ -144,10 +173,29 @@ export class ControlPlane {
     this.streams.clear();
   }
 
+  /**
+   * The answer to a control request. Whatever a request holds, it is answered: a path that does not
+   * decode is a 400, and a fault in answering is a 500, never an exception that would reset the
+   * proxy's connection or stop serve.
+   */
   handle(request: ControlRequest): ControlAnswer {
-    const refused = this.refusal(request);
+    let url: URL;
+    try {
+      url = new URL(request.target, 'http://control.invalid/');
+    } catch {
+      return problem(400, 'the request target is no URL path');
+    }
+    try {
+      return this.answer(request, url);
+    } catch (error) {
+      if (error instanceof UndecodablePath) return problem(400, error.message);
+      return problem(500, 'the control API could not answer this request');
+    }
+  }
+
+  private answer(request: ControlRequest, url: URL): ControlAnswer {
+    const refused = this.refusal(request, url);
     if (refused) return refused;
-    const url = new URL(request.target, 'http://control.invalid/');
     const path = url.pathname.replace(/^\//, '');
     const query = url.searchParams;
     const tokenQuery = this.options.token ? `?token=${encodeURIComponent(this.options.token)}` : '';
@@ -159,26 +207,53 @@ export class ControlPlane {
         rule: query.get('rule') ?? undefined,
         status: query.get('status') ?? undefined,
         test: query.get('test') ?? undefined,
+        q: query.get('q') ?? undefined,
       };
-      const entries = feed.newestFirst();
-      const rules = [...new Set(entries.flatMap((entry) => entry.violations.map((v) => v.rule)))].sort();
+      const items = feed.heldItems();
+      const rules = [...new Set(items.flatMap((item) => item.entry.violations.map((v) => v.rule)))].sort();
+      const verdicts = this.options.verdicts?.() as { summary?: VerdictSummary } | undefined;
       return html(
-        listPage(entries, filters, {
+        listPage(items, filters, {
           title: this.options.title,
           tokenQuery,
           nonce,
           rules,
-          tests: tests.names(),
+          tests: tests.all(),
           last: feed.last,
+          ...(verdicts?.summary ? { verdict: verdicts.summary } : {}),
+          ...(this.options.webhooks ? { webhooks: this.options.webhooks() } : {}),
         }),
         nonce,
       );
     }
+    const kept = /^exchanges\/(\d+)\/request-body$/.exec(path);
+    if (get && kept) {
+      const body = feed.item(Number(kept[1]))?.exchange.request.body;
+      const bytes =
+        body?.base64 !== undefined
+          ? Buffer.from(body.base64, 'base64')
+          : body?.text !== undefined && !body.skipped
+            ? Buffer.from(body.text, 'utf8')
+            : undefined;
+      if (!bytes)
+        return problem(404, `the body of exchange ${kept[1]} is not held whole (proxy --record-bodies keeps it)`);
+      return {
+        status: 200,
+        headers: {
+          'content-type': 'application/octet-stream',
+          'content-disposition': `attachment; filename="request-${kept[1]}.bin"`,
+          'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
+        },
+        body: bytes,
+      };
+    }
+    if (get && path === 'api/har') return this.har();
     const opened = /^(api\/)?exchanges\/(\d+)$/.exec(path);
     if (get && opened) {
       const item = feed.item(Number(opened[2]));
       if (!item) return problem(404, `exchange ${opened[2]} is not held (the newest ${feed.first}–${feed.last} are)`);
-      const detail = exchangeDetail(item);
+      const detail = exchangeDetail(item, this.resendThrough(request, item.entry.seq, tokenQuery));
       if (opened[1]) return json(200, detail);
       const nonce = randomBytes(16).toString('base64');
       return html(detailPage(detail, { title: this.options.title, tokenQuery, nonce }), nonce);
@@ -186,12 +261,26 @@ export class ControlPlane {
     if (get && path === 'api/exchanges') {
       const after = Number(query.get('after') ?? 0);
       if (!Number.isInteger(after) || after < 0) return problem(400, 'after must be a sequence number (0 or more)');
-      return json(200, { first: feed.first, last: feed.last, exchanges: feed.since(after) });
+      const text = query.get('q')?.trim();
+      // The text search reads the heads and bodies the window holds; the list and its script ask it.
+      const exchanges = text
+        ? feed
+            .heldItems()
+            .filter((item) => item.entry.seq > after && holdsText(item, text))
+            .map((item) => item.entry)
+        : feed.since(after);
+      return json(200, { first: feed.first, last: feed.last, exchanges });
     }
     if (get && path === 'api/events') {
       const after = request.headers['last-event-id'] ?? query.get('after');
       if (after !== undefined && after !== null && !/^\d+$/.test(after))
         return problem(400, 'after (or Last-Event-ID) must be a sequence number (0 or more)');
+      const maxStreams = this.options.maxStreams ?? DEFAULT_MAX_STREAMS;
+      if (this.streams.size >= maxStreams)
+        return {
+          ...problem(503, `${maxStreams} event streams are open already; try again later`),
+          headers: { ...json(503, {}).headers, 'retry-after': '5' },
+        };
       return { stream: (sink) => this.stream(sink, request, query) };
     }
     if (get && path === 'api/handshakes')
@@ -206,7 +295,7 @@ export class ControlPlane {
     if (get && path === 'api/tests') return json(200, { current: this.currentTest ?? null, tests: tests.all() });
     const tested = /^api\/tests\/(.+)$/.exec(path);
     if (get && tested) {
-      const name = decodeURIComponent(tested[1] as string);
+      const name = decodedSegment(tested[1] as string);
       const verdict = tests.verdict(name);
       return verdict ? json(200, verdict) : problem(404, `no exchange of test ${JSON.stringify(name)} was seen`);
     }
@@ -221,8 +310,12 @@ export class ControlPlane {
       }
       if (typeof outcome !== 'string')
         return problem(400, 'the body must be {"outcome": "Successful" | "Cancelled" | "Failed"}');
-      return this.options.pay(decodeURIComponent(paying[1] as string), outcome);
+      return this.options.pay(decodedSegment(paying[1] as string), outcome);
     }
+    if (get && path === 'api/webhooks' && this.options.webhooks) return json(200, { calls: this.options.webhooks() });
+    const ordered = /^api\/orders\/([^/]+)\/status$/.exec(path);
+    if (request.method === 'POST' && ordered && this.options.setOrderStatus)
+      return this.orderStatus(decodedSegment(ordered[1] as string), request.body);
     const allowed = allowedMethods(path, Boolean(this.options.pay));
     if (allowed)
       return {
@@ -232,24 +325,78 @@ export class ControlPlane {
     return problem(404, `nothing at ${CONTROL_PREFIX}${path} (see ${CONTROL_PREFIX} for the live page)`);
   }
 
+  /** Where the page's curl line sends a request again: through the proxy, as the page's reader reaches it. */
+  private resendThrough(request: ControlRequest, seq: number, tokenQuery: string): ResendThrough | undefined {
+    const host = request.headers.host;
+    if (this.options.targetBase === undefined || !host || /[\s/\\@]/.test(host)) return undefined;
+    const scheme = request.headers['x-forwarded-proto']?.split(',')[0]?.trim() === 'https' ? 'https' : 'http';
+    const proxyBase = `${scheme}://${host}/`;
+    const body = this.options.feed.item(seq)?.exchange.request.body;
+    return {
+      targetBase: this.options.targetBase,
+      proxyBase,
+      ...(body?.base64 !== undefined
+        ? { bodyUrl: `${proxyBase}${CONTROL_PREFIX.slice(1)}exchanges/${seq}/request-body${tokenQuery}` }
+        : {}),
+    };
+  }
+
+  /** The window's exchanges as HAR 1.2, bodies as the window holds them (redacted). */
+  private har(): Answer {
+    const entries = this.options.feed
+      .heldItems()
+      .filter((item) => !item.entry.refusedHandshake)
+      .map((item) => harEntry({ ...item.exchange, violations: item.entry.violations }));
+    const log = {
+      log: {
+        version: '1.2',
+        creator: { name: TOOL_NAME, version: TOOL_VERSION },
+        ...(this.options.targetBase ? { _target: this.options.targetBase } : {}),
+        entries,
+      },
+    };
+    return {
+      status: 200,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'content-disposition': 'attachment; filename="print-conformance.har"',
+        'cache-control': 'no-store',
+      },
+      body: `${JSON.stringify(log)}
+`,
+    };
+  }
+
   /** Why a control request is refused: another machine without the token, a wrong token, another site. */
-  private refusal(request: ControlRequest): Answer | undefined {
+  private refusal(request: ControlRequest, url: URL): Answer | undefined {
     const token = this.options.token;
     if (token) {
       const given =
-        /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ??
-        new URL(request.target, 'http://control.invalid/').searchParams.get('token') ??
-        '';
+        /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? url.searchParams.get('token') ?? '';
       if (!sameSecret(given, token))
         return problem(401, 'the control API wants Authorization: Bearer <--control-token>');
     } else if (!request.local) {
       return problem(403, 'the control API answers clients on this machine only; give --control-token to open it');
     }
-    // A page of another site in the user's browser must not drive it (a cross-site form post).
-    const site = request.headers['sec-fetch-site'];
-    if (site === 'cross-site' || site === 'same-site')
-      return problem(403, 'the control API takes no cross-site request');
+    // A page of another site in the user's browser must not drive it (a cross-site form post):
+    // Sec-Fetch-Site says so, or, from a browser that does not send it, Origin.
+    if (fromAnotherSite(request.headers)) return problem(403, 'the control API takes no cross-site request');
     return undefined;
+  }
+
+  private orderStatus(orderId: string, body: string): Answer {
+    let status: unknown;
+    try {
+      status = (JSON.parse(body) as { status?: unknown }).status;
+    } catch {
+      status = undefined;
+    }
+    // The real service's order statuses are not all published: any one word (Shipped, Delivered …) is taken.
+    if (typeof status !== 'string' || !/^[A-Z][A-Za-z]{1,39}$/.test(status))
+      return problem(400, 'the body must be {"status": "Shipped"} (a status, one word)');
+    const done = this.options.setOrderStatus?.(orderId, status);
+    if (done?.status !== 200) return problem(404, done?.message ?? `no order ${orderId}`);
+    return json(200, { orderId, status });
   }
 
   private nameTest(body: string): Answer {

@@ -1,3 +1,4 @@
+import { keptCopy } from '../findings/kept-copy.js';
 import type { Exchange, RecordedBody, Violation } from '../validate/exchange.js';
 
 // The one stream of judged exchanges that the control API, its event stream and the live page
@@ -14,12 +15,30 @@ export interface FeedEntry {
   url: string;
   status?: number;
   test?: string;
+  /** From the request's start to the answer's end. */
   durationMs?: number;
+  /** From the request's start to the answer's head. */
+  headMs?: number;
+  /** The bodies' sizes in bytes, as sent on the wire. */
+  requestBytes?: number;
+  responseBytes?: number;
+  /** A TLS handshake the client refused (it does not trust the proxy's certificate): a row of its own, no exchange. */
+  refusedHandshake?: RefusedHandshake;
   /** Judged by the rules (an exchange of the interface), or only passed through (orders, other paths). */
   judged: boolean;
   blocked?: boolean;
   error?: string;
   violations: Violation[];
+}
+
+/** What the proxy knows of a TLS handshake a client refused. */
+export interface RefusedHandshake {
+  /** The host the client asked for (SNI, or the CONNECT's authority). */
+  host: string;
+  /** The client's address, when known. */
+  client?: string;
+  /** Why, as the TLS alert or the error said it ("unknown ca", "certificate unknown" …). */
+  reason: string;
 }
 
 export interface FeedItem {
@@ -30,14 +49,38 @@ export interface FeedItem {
 
 /** Text shown of a body, per side: more is cut, and the page says so. */
 export const SHOWN_BODY_CHARS = 64 * 1024;
+/** Bytes of a body kept whole (--record-bodies) held for the page's curl line; larger ones go. */
+export const KEPT_BINARY_CHARS = 1024 * 1024;
+/** What a body kept whole by the recording but too large for the window says of itself. */
+export const KEPT_IN_RECORDING = 'kept whole in the recording (--record-bodies), too large for the live page';
 const DEFAULT_COUNT = 1000;
 const DEFAULT_BYTES = 32 * 1024 * 1024;
 
 type Listener = (entry: FeedEntry) => void;
 
+/** Memory shared with the rest of the process (the proxy's --memory-budget): the window is charged what it holds. */
+export interface FeedBudget {
+  take(bytes: number): boolean;
+  hold(bytes: number): void;
+  give(bytes: number): void;
+}
+
+const NOT_KEPT = 'not kept for the page: the memory budget (--memory-budget) is spent';
+
+/** A body without its text, for a window whose budget is spent. */
+function withoutText(body: RecordedBody | undefined): RecordedBody | undefined {
+  if (!body) return undefined;
+  const { text: _text, base64: _base64, headBase64: _head, parts: _parts, ...rest } = body;
+  return { ...rest, skipped: NOT_KEPT };
+}
+
 function cutBody(body: RecordedBody | undefined): RecordedBody | undefined {
   if (!body) return undefined;
-  const { base64: _dropped, ...rest } = body;
+  const { base64, ...rest } = body;
+  // Bytes kept whole stay for the curl line that sends them again, as long as they are few.
+  if (base64 !== undefined && base64.length <= KEPT_BINARY_CHARS) return { ...rest, base64 };
+  // Larger ones are in the recording (--record-bodies), not in the window: the page says where.
+  if (base64 !== undefined) return { ...rest, skipped: [rest.skipped, KEPT_IN_RECORDING].filter(Boolean).join('; ') };
   if (rest.text !== undefined && rest.text.length > SHOWN_BODY_CHARS)
     return {
       ...rest,
@@ -47,12 +90,8 @@ function cutBody(body: RecordedBody | undefined): RecordedBody | undefined {
   return rest;
 }
 
-function weight(exchange: Exchange): number {
-  return 512 + (exchange.request.body?.text?.length ?? 0) * 2 + (exchange.response?.body?.text?.length ?? 0) * 2;
-}
-
 export class ExchangeFeed {
-  private readonly items: FeedItem[] = [];
+  private readonly items: (FeedItem & { weight: number })[] = [];
   private bytes = 0;
   private seq = 0;
   private readonly listeners = new Set<Listener>();
@@ -60,6 +99,7 @@ export class ExchangeFeed {
   constructor(
     private readonly maxCount = DEFAULT_COUNT,
     private readonly maxBytes = DEFAULT_BYTES,
+    private readonly budget?: FeedBudget,
   ) {}
 
   /** The newest sequence number given (0: none yet). */
@@ -90,22 +130,70 @@ export class ExchangeFeed {
     if (exchange.response) entry.status = exchange.response.status;
     if (test !== undefined) entry.test = test;
     if (exchange.durationMs !== undefined) entry.durationMs = exchange.durationMs;
+    if (exchange.headMs !== undefined) entry.headMs = exchange.headMs;
+    entry.requestBytes = exchange.request.body?.size ?? 0;
+    if (exchange.response) entry.responseBytes = exchange.response.body?.size ?? 0;
     if (exchange.blocked) entry.blocked = true;
     if (exchange.error) entry.error = exchange.error;
-    const kept: Exchange = {
+    const cut: Exchange = {
       ...exchange,
       request: { ...exchange.request, body: cutBody(exchange.request.body) },
       ...(exchange.response ? { response: { ...exchange.response, body: cutBody(exchange.response.body) } } : {}),
     };
-    const item = { entry, exchange: kept };
-    this.items.push(item);
-    this.bytes += weight(kept);
-    while (this.items.length > this.maxCount || (this.bytes > this.maxBytes && this.items.length > 1)) {
-      const oldest = this.items.shift() as FeedItem;
-      this.bytes -= weight(oldest.exchange);
+    // A copy holding nothing of the exchange (a cut of a body is a view of all of it), weighed as kept.
+    let kept = keptCopy({ entry, exchange: cut });
+    if (this.budget && !this.budget.take(kept.weight)) {
+      kept = keptCopy({
+        entry,
+        exchange: {
+          ...cut,
+          request: { ...cut.request, body: withoutText(cut.request.body) },
+          ...(cut.response ? { response: { ...cut.response, body: withoutText(cut.response.body) } } : {}),
+        },
+      });
+      // Small, and counted: the budget may go over by it, and takes nothing more until it is back under.
+      this.budget.hold(kept.weight);
     }
-    for (const listener of this.listeners) listener(entry);
-    return entry;
+    this.hold(kept.copy, kept.weight);
+    return kept.copy.entry;
+  }
+
+  /**
+   * A TLS handshake a client refused: no exchange came of it, but a person debugging the client
+   * sees it among the exchanges, in its place in time (the proxy's interception publishes it).
+   */
+  pushRefusedHandshake(refused: RefusedHandshake, at = new Date().toISOString()): FeedEntry {
+    this.seq += 1;
+    const error = `the client refused the TLS handshake for ${refused.host}: ${refused.reason}`;
+    const url = `https://${refused.host}/`;
+    const kept = keptCopy({
+      entry: {
+        seq: this.seq,
+        at,
+        method: 'CONNECT',
+        url,
+        judged: false,
+        violations: [],
+        refusedHandshake: { ...refused },
+        error,
+      } satisfies FeedEntry,
+      exchange: { startedAt: at, request: { method: 'CONNECT', url, headers: {} }, error } satisfies Exchange,
+    });
+    this.budget?.hold(kept.weight);
+    this.hold(kept.copy, kept.weight);
+    return kept.copy.entry;
+  }
+
+  /** Keeps an item in the window (the newest `maxCount`, at most `maxBytes`) and tells the listeners. */
+  private hold(item: FeedItem, weight: number): void {
+    this.items.push({ ...item, weight });
+    this.bytes += weight;
+    while (this.items.length > this.maxCount || (this.bytes > this.maxBytes && this.items.length > 1)) {
+      const oldest = this.items.shift() as FeedItem & { weight: number };
+      this.bytes -= oldest.weight;
+      this.budget?.give(oldest.weight);
+    }
+    for (const listener of this.listeners) listener(item.entry);
   }
 
   /** Entries after sequence number `after`, oldest first, at most `limit`. */
@@ -118,6 +206,11 @@ export class ExchangeFeed {
   /** Every entry held, newest first. */
   newestFirst(): FeedEntry[] {
     return this.items.map((item) => item.entry).reverse();
+  }
+
+  /** Every item held, oldest first (the HAR download, the text search). */
+  heldItems(): readonly FeedItem[] {
+    return this.items;
   }
 
   item(seq: number): FeedItem | undefined {

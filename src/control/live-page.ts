@@ -1,19 +1,32 @@
 import { escapeXml } from '../contract/xml-writer.js';
-import type { ExchangeDetail, ShownMessage } from './exchange-detail.js';
-import type { FeedEntry } from './exchange-feed.js';
+import type { ClientTestVerdict } from '../findings/types.js';
+import type { FeedEntry, FeedItem } from './exchange-feed.js';
+import { listScript } from './live-page-script.js';
+import { STYLE } from './live-page-style.js';
 
-// The live page: the exchanges as they arrive, each with its marks and rule IDs, filterable by
-// rule, status and test; an exchange opens to its heads and bodies with the places that broke a
-// rule highlighted, and its curl command. Served whole from the proxy's (or serve's) own port: no
-// outside resource, the list rendered on the server so that it reads without JavaScript, and a
-// small script that adds what arrives after (an event stream) and filters in place. Traffic is
-// inert text on it: every value is escaped, and the page's policy runs no script but its own.
+// The live page: the exchanges as they arrive, each with its marks and rule IDs, its durations and
+// body sizes, filterable by rule, status and test and searchable as text; at the top the session's
+// verdict so far and each client test's pass or fail, as the control API tallies them. An exchange
+// opens to its heads and bodies with the places that broke a rule highlighted (live-page-detail.ts).
+// Served whole from the proxy's (or serve's) own port: no outside resource, the list rendered on
+// the server so that it reads without JavaScript, and a small script that adds what arrives after
+// (an event stream) and filters in place. Traffic is inert text on it: every value is escaped,
+// and the page's policy runs no script but its own.
 
 export interface ListFilters {
   rule?: string;
   /** "2xx", "4xx", "5xx", "broken", "clean" or "" for all. */
   status?: string;
   test?: string;
+  /** Text the URL, a header or a (redacted) body holds, in any case. */
+  q?: string;
+}
+
+/** One webhook call of serve, with its tries, as the page lists it. */
+export interface WebhookCallShown {
+  orderId: string;
+  url: string;
+  tries: readonly { status?: number; error?: string; durationMs: number }[];
 }
 
 export interface PageContext {
@@ -23,10 +36,32 @@ export interface PageContext {
   nonce: string;
 }
 
+/** The verdict so far as results.json counts it (the control API's api/verdicts). */
+export interface VerdictSummary {
+  passed: number;
+  failed: number;
+  untested: number;
+  skipped: number;
+}
+
 const SHOWN_ROWS = 500;
 
 /** Markup characters, quotes included, as references: traffic on the page is text, in elements and attributes alike. */
-const escapeHtml = escapeXml;
+export const escapeHtml = escapeXml;
+
+/** Whether an exchange's URL, heads or bodies (as the window holds them, redacted) hold the text. */
+export function holdsText(item: FeedItem, query: string): boolean {
+  const wanted = query.toLowerCase();
+  const has = (text: string | undefined) => text?.toLowerCase().includes(wanted) === true;
+  const { request, response } = item.exchange;
+  if (has(request.url) || has(item.entry.error)) return true;
+  for (const message of [request, response]) {
+    if (!message) continue;
+    for (const [name, value] of Object.entries(message.headers)) if (has(`${name}: ${value}`)) return true;
+    if (has(message.body?.text)) return true;
+  }
+  return false;
+}
 
 export function matches(entry: FeedEntry, filters: ListFilters): boolean {
   if (filters.rule && !entry.violations.some((v) => v.rule.startsWith(filters.rule as string))) return false;
@@ -38,11 +73,19 @@ export function matches(entry: FeedEntry, filters: ListFilters): boolean {
   return true;
 }
 
+/** A size as the list shows it: bytes up to 9999, then kB and MB. */
+export function shownBytes(size: number | undefined): string {
+  if (size === undefined) return '';
+  if (size < 10_000) return `${size} B`;
+  if (size < 10_000_000) return `${(size / 1000).toFixed(1)} kB`;
+  return `${(size / 1_000_000).toFixed(1)} MB`;
+}
+
 /** The marks of a row: what broke, or that nothing did. */
 function marks(entry: FeedEntry): string {
   const broken = [...new Set(entry.violations.filter((v) => v.severity !== 'observe').map((v) => v.rule))];
-  if (broken.length > 0) return `<span class="bad">✗ ${broken.map(escapeHtml).join(' ')}</span>`;
-  return entry.judged ? '<span class="good">✓</span>' : '<span class="muted">not judged</span>';
+  if (broken.length > 0) return `<td class="verdict bad">✗ ${broken.map(escapeHtml).join(' ')}</td>`;
+  return entry.judged ? '<td class="verdict good">✓</td>' : '<td class="verdict muted">not judged</td>';
 }
 
 function row(entry: FeedEntry, tokenQuery: string): string {
@@ -54,92 +97,20 @@ function row(entry: FeedEntry, tokenQuery: string): string {
       return entry.url;
     }
   })();
+  const head = `<tr data-seq="${entry.seq}" data-entry="${escapeHtml(JSON.stringify(entry))}"${entry.refusedHandshake ? ' class="refused"' : ''}><td class="num">${entry.seq}</td><td class="num">${escapeHtml(entry.at.slice(11, 23))}</td><td>${escapeHtml(entry.method)}</td><td class="url"><a href="exchanges/${entry.seq}${tokenQuery}">${escapeHtml(path)}</a></td>`;
+  if (entry.refusedHandshake)
+    return `${head}<td>refused</td><td>${escapeHtml(entry.test ?? '')}</td><td class="num"></td><td class="num"></td><td class="verdict bad">✗ TLS handshake refused: ${escapeHtml(entry.refusedHandshake.reason)}</td></tr>`;
   const status = entry.status ?? (entry.error ? 'no answer' : '');
-  return `<tr data-seq="${entry.seq}" data-entry="${escapeHtml(JSON.stringify(entry))}"><td>${entry.seq}</td><td>${escapeHtml(entry.at.slice(11, 23))}</td><td>${escapeHtml(entry.method)}</td><td><a href="exchanges/${entry.seq}${tokenQuery}">${escapeHtml(path)}</a></td><td>${escapeHtml(String(status))}</td><td>${escapeHtml(entry.test ?? '')}</td><td>${marks(entry)}</td></tr>`;
+  const duration = entry.durationMs === undefined ? '' : `${entry.headMs ?? '–'} / ${entry.durationMs} ms`;
+  const size = `↑ ${shownBytes(entry.requestBytes)}${entry.responseBytes === undefined ? '' : ` ↓ ${shownBytes(entry.responseBytes)}`}`;
+  return `${head}<td>${escapeHtml(String(status))}</td><td>${escapeHtml(entry.test ?? '')}</td><td class="num" title="to the answer's head / to its end">${duration}</td><td class="num">${size}</td>${marks(entry)}</tr>`;
 }
 
-const STYLE = `
-body { font: 14px/1.4 system-ui, sans-serif; margin: 1rem 1.5rem; color: #1d2430; }
-h1 { font-size: 1.2rem; margin: 0 0 .5rem; }
-form { margin: .5rem 0 1rem; display: flex; gap: .75rem; flex-wrap: wrap; align-items: end; }
-select { max-width: 18rem; }
-label { display: flex; flex-direction: column; font-size: .8rem; color: #556; }
-table { border-collapse: collapse; width: 100%; }
-th, td { text-align: left; padding: .25rem .5rem; border-bottom: 1px solid #e3e6ea; vertical-align: top; }
-td:nth-child(4) { word-break: break-all; }
-.bad { color: #b3261e; font-weight: 600; } .good { color: #1e7b34; } .muted { color: #889; }
-pre { background: #f5f6f8; padding: .5rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
-mark { background: #ffd54f; outline: 2px solid #b3261e; }
-#state { font-size: .8rem; color: #667; }
-`;
-
-const SCRIPT = `
-(() => {
-  const body = document.querySelector('tbody');
-  const form = document.querySelector('form');
-  const state = document.getElementById('state');
-  const token = document.body.dataset.token;
-  let last = Number(document.body.dataset.last);
-  const MAX = ${SHOWN_ROWS};
-  const pending = [];
-  const filters = () => Object.fromEntries(new FormData(form));
-  const matches = (e, f) => {
-    if (f.rule && !e.violations.some((v) => v.rule.startsWith(f.rule))) return false;
-    if (f.test && e.test !== f.test) return false;
-    const broken = e.violations.some((v) => v.severity !== 'observe');
-    if (f.status === 'broken') return broken;
-    if (f.status === 'clean') return !broken;
-    if (/^[1-5]xx$/.test(f.status || '')) return String(e.status ?? '').startsWith(f.status[0]);
-    return true;
-  };
-  const cell = (tr, text, cls) => { const td = tr.insertCell(); td.textContent = text; if (cls) td.className = cls; return td; };
-  const render = (e) => {
-    const tr = document.createElement('tr');
-    tr.dataset.seq = e.seq;
-    tr.dataset.entry = JSON.stringify(e);
-    cell(tr, String(e.seq)); cell(tr, e.at.slice(11, 23)); cell(tr, e.method);
-    const link = document.createElement('a');
-    let where = e.url; try { const u = new URL(e.url); where = u.host + u.pathname; } catch {}
-    link.textContent = where; link.href = 'exchanges/' + e.seq + token;
-    tr.insertCell().append(link);
-    cell(tr, String(e.status ?? (e.error ? 'no answer' : ''))); cell(tr, e.test ?? '');
-    const broken = [...new Set(e.violations.filter((v) => v.severity !== 'observe').map((v) => v.rule))];
-    if (broken.length) cell(tr, '✗ ' + broken.join(' '), 'bad');
-    else cell(tr, e.judged ? '✓' : 'not judged', e.judged ? 'good' : 'muted');
-    tr.hidden = !matches(e, filters());
-    return tr;
-  };
-  const flush = () => {
-    const batch = pending.splice(0);
-    const fragment = document.createDocumentFragment();
-    for (const e of batch.slice(-MAX).reverse()) fragment.append(render(e));
-    body.prepend(fragment);
-    while (body.rows.length > MAX) body.deleteRow(-1);
-    state.textContent = 'live: ' + last + ' exchanges so far';
-  };
-  const stream = new EventSource('api/events?after=' + last + token.replace('?', '&'));
-  stream.addEventListener('exchange', (event) => {
-    const e = JSON.parse(event.data);
-    if (e.seq <= last) return;
-    last = e.seq;
-    if (pending.push(e) === 1) requestAnimationFrame(flush);
-  });
-  stream.onerror = () => { state.textContent = 'the stream broke off; it reconnects by itself'; };
-  form.addEventListener('input', () => {
-    const f = filters();
-    for (const tr of body.rows) tr.hidden = !matches(JSON.parse(tr.dataset.entry), f);
-    const query = new URLSearchParams(Object.entries(f).filter(([, v]) => v));
-    history.replaceState(null, '', '?' + query);
-  });
-  form.addEventListener('submit', (event) => event.preventDefault());
-})();
-`;
-
-function page(title: string, nonce: string, bodyAttributes: string, content: string, script: boolean): string {
+export function page(title: string, nonce: string, bodyAttributes: string, content: string, script?: string): string {
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>${escapeHtml(title)}</title><link rel="icon" href="data:,"><style nonce="${nonce}">${STYLE}</style></head>
-<body ${bodyAttributes}>${content}${script ? `<script nonce="${nonce}">${SCRIPT}</script>` : ''}</body></html>
+<body ${bodyAttributes}>${content}${script ? `<script nonce="${nonce}">${script}</script>` : ''}</body></html>
 `;
 }
 
@@ -154,69 +125,84 @@ function options(values: readonly string[], selected: string | undefined, all: s
     .join('');
 }
 
+/** The verdict so far, in words and counts: what api/verdicts says, never counted here. */
+export function verdictLine(summary: VerdictSummary | undefined): string {
+  if (!summary) return '';
+  const [word, style] =
+    summary.failed > 0
+      ? ['failed', 'bad']
+      : summary.untested > 0
+        ? ['untested', 'warn']
+        : summary.passed > 0
+          ? ['passed', 'good']
+          : ['nothing judged yet', 'muted'];
+  return `Verdict so far: <strong class="${style}">${word}</strong> — ${summary.passed} passed, ${summary.failed} failed, ${summary.untested} untested, ${summary.skipped} skipped`;
+}
+
+function testItems(tests: readonly ClientTestVerdict[]): string {
+  return tests
+    .map(
+      (test) =>
+        `<li class="${test.passed ? 'good' : 'bad'}" data-test="${escapeHtml(test.name)}">${test.passed ? '✓' : '✗'} ${escapeHtml(test.name)} (${test.exchanges})${test.passed ? '' : `: ${test.failed.map((failure) => escapeHtml(failure.rule)).join(' ')}`}</li>`,
+    )
+    .join('');
+}
+
+function webhookRows(calls: readonly WebhookCallShown[]): string {
+  return calls
+    .slice(-50)
+    .reverse()
+    .map(
+      (call) =>
+        `<tr><td>${escapeHtml(call.orderId)}</td><td class="url">${escapeHtml(call.url)}</td><td>${
+          call.tries.map((t) => `${escapeHtml(String(t.status ?? t.error))} (${t.durationMs} ms)`).join(', ') ||
+          'under way'
+        }</td></tr>`,
+    )
+    .join('');
+}
+
 /** The list: the window's exchanges that match, newest first, with the filters that chose them. */
 export function listPage(
-  entries: FeedEntry[],
+  items: readonly FeedItem[],
   filters: ListFilters,
-  context: PageContext & { rules: string[]; tests: string[]; last: number },
+  context: PageContext & {
+    rules: string[];
+    tests: readonly ClientTestVerdict[];
+    last: number;
+    verdict?: VerdictSummary;
+    webhooks?: readonly WebhookCallShown[];
+  },
 ): string {
-  const shown = entries.filter((entry) => matches(entry, filters)).slice(0, SHOWN_ROWS);
+  const query = filters.q?.trim();
+  const shown: FeedEntry[] = [];
+  for (let index = items.length - 1; index >= 0 && shown.length < SHOWN_ROWS; index -= 1) {
+    const item = items[index] as FeedItem;
+    if (matches(item.entry, filters) && (!query || holdsText(item, query))) shown.push(item.entry);
+  }
   const statuses = ['2xx', '3xx', '4xx', '5xx', 'broken', 'clean'];
+  const token = context.tokenQuery;
+  const webhooks = context.webhooks
+    ? `<section id="webhooks"><h2>Webhooks</h2><table><thead><tr><th>Order</th><th>URL</th><th>Tries</th></tr></thead><tbody>${webhookRows(context.webhooks)}</tbody></table></section>`
+    : '';
   const content = `<h1>${escapeHtml(context.title)}</h1>
+<p id="verdict">${verdictLine(context.verdict)}</p>
+<ul id="tests">${testItems(context.tests)}</ul>
 <form method="get">
 <label>Rule<select name="rule">${options(context.rules, filters.rule, 'any rule')}</select></label>
 <label>Status<select name="status">${options(statuses, filters.status, 'any status')}</select></label>
-<label>Test<select name="test">${options(context.tests, filters.test, 'any test')}</select></label>
+<label>Test<select name="test">${options(
+    context.tests.map((t) => t.name),
+    filters.test,
+    'any test',
+  )}</select></label>
+<label>Search<input type="search" name="q" value="${escapeHtml(filters.q ?? '')}" placeholder="URL, header or body text"></label>
 <noscript><button>Filter</button></noscript>
 </form>
-<p id="state">${context.last} exchanges so far${shown.length < entries.length ? `; ${shown.length} shown` : ''}</p>
-<table><thead><tr><th>#</th><th>Time</th><th>Method</th><th>URL</th><th>Status</th><th>Test</th><th>Verdict</th></tr></thead>
-<tbody>${shown.map((entry) => row(entry, context.tokenQuery)).join('')}</tbody></table>`;
-  const attributes = `data-last="${context.last}" data-token="${escapeHtml(context.tokenQuery)}"`;
-  return page(context.title, context.nonce, attributes, content, true);
-}
-
-/** A body's text with the places that broke a rule marked. */
-function markedBody(message: ShownMessage): string {
-  if (message.text === undefined) return message.note ? `<p class="muted">${escapeHtml(message.note)}</p>` : '';
-  const text = message.text;
-  const places = [...message.places].sort((a, b) => a.start - b.start);
-  let html = '';
-  let at = 0;
-  for (const place of places) {
-    if (place.start < at) continue;
-    html += escapeHtml(text.slice(at, place.start));
-    html += `<mark title="${escapeHtml(place.rule)}">${escapeHtml(text.slice(place.start, place.end))}</mark>`;
-    at = place.end;
-  }
-  html += escapeHtml(text.slice(at));
-  const note = message.note ? `<p class="muted">${escapeHtml(message.note)}</p>` : '';
-  return `<pre class="body">${html}</pre>${note}`;
-}
-
-function heads(headers: Record<string, string>): string {
-  return `<pre>${Object.entries(headers)
-    .map(([name, value]) => `${escapeHtml(name)}: ${escapeHtml(value)}`)
-    .join('\n')}</pre>`;
-}
-
-/** One exchange, opened. */
-export function detailPage(detail: ExchangeDetail, context: PageContext): string {
-  const findings = detail.violations
-    .map(
-      (v) =>
-        `<li class="${v.severity === 'observe' ? 'muted' : 'bad'}">${escapeHtml(v.rule)} (${escapeHtml(v.severity)}, ${escapeHtml(v.side)}${v.path ? ` at ${escapeHtml(v.path)}` : ''}): ${escapeHtml(v.message)}</li>`,
-    )
-    .join('');
-  const response = detail.response
-    ? `<h2>Answer ${escapeHtml(String(detail.status ?? ''))}</h2>${heads(detail.response.headers)}${markedBody(detail.response)}`
-    : `<h2>No answer</h2><p>${escapeHtml(detail.error ?? '')}</p>`;
-  const content = `<p><a href="../${context.tokenQuery}">← all exchanges</a></p>
-<h1>#${detail.seq} ${escapeHtml(detail.method)} ${escapeHtml(detail.url)}</h1>
-${detail.test ? `<p>Test: ${escapeHtml(detail.test)}</p>` : ''}${detail.blocked ? '<p class="bad">Blocked by the proxy (enforce mode)</p>' : ''}
-<h2>Findings</h2>${findings ? `<ul>${findings}</ul>` : '<p class="good">✓ none</p>'}
-<h2>Request</h2>${heads(detail.request.headers)}${markedBody(detail.request)}
-${response}
-<h2>Send it again</h2><pre>${escapeHtml(detail.curl)}</pre>`;
-  return page(`#${detail.seq} ${detail.method} — ${context.title}`, context.nonce, '', content, false);
+<p><span id="state">${context.last} exchanges so far${shown.length < items.length ? `; ${shown.length} shown` : ''}</span> · <a id="har" href="api/har${token}" download="print-conformance.har">Download the window as HAR</a></p>
+<table id="exchanges"><thead><tr><th>#</th><th>Time</th><th>Method</th><th>URL</th><th>Status</th><th>Test</th><th title="to the answer's head / to its end">Duration</th><th title="request ↑, answer ↓">Size</th><th>Verdict</th></tr></thead>
+<tbody>${shown.map((entry) => row(entry, token)).join('')}</tbody></table>
+${webhooks}`;
+  const attributes = `data-last="${context.last}" data-token="${escapeHtml(token)}"`;
+  return page(context.title, context.nonce, attributes, content, listScript(SHOWN_ROWS));
 }

@@ -1,3 +1,4 @@
+import { ownText } from '../findings/kept-copy.js';
 import type { ClientTestFailure, ClientTestVerdict } from '../findings/types.js';
 import type { Violation } from '../validate/exchange.js';
 
@@ -56,7 +57,8 @@ export class TestVerdicts {
         tested.rules.set(violation.rule, failure);
       }
       failure.count += 1;
-      const message = `${violation.side}: ${violation.message}`;
+      // Kept for the session: text of its own, not a view of the body a message may quote.
+      const message = ownText(`${violation.side}: ${violation.message}`);
       if (failure.messages.length < MESSAGES_KEPT && !failure.messages.includes(message))
         failure.messages.push(message);
     }

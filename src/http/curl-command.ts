@@ -20,6 +20,15 @@ export interface CurlOptions {
   credentialHeaders?: readonly string[];
   /** Bodies larger than this many bytes are left to a file the person supplies (default 4096). */
   maxBodyBytes?: number;
+  /** Send through this HTTP proxy (`--proxy`), e.g. print-conformance's own, to be judged again. */
+  proxy?: string;
+  /**
+   * Where the request's body is downloaded from, when the recording holds it whole but it is too
+   * large to write in the command: the command reads it from there (`curl -s URL | curl … @-`).
+   */
+  bodyUrl?: string;
+  /** Where a body not held here is, when it is somewhere ("not kept whole in the recording" else). */
+  unheldBody?: string;
 }
 
 /** Headers of one connection, and those curl works out itself (Host from the URL, the length). */
@@ -152,7 +161,13 @@ interface BodyArguments {
 }
 
 /** How curl is to send the recorded body, if there is one. */
-function bodyArguments(exchange: Exchange, secrets: Secrets, maxBodyBytes: number): BodyArguments {
+function bodyArguments(
+  exchange: Exchange,
+  secrets: Secrets,
+  maxBodyBytes: number,
+  bodyUrl: string | undefined,
+  unheld: string | undefined,
+): BodyArguments {
   const body = exchange.request.body;
   const type = mediaType(header(exchange.request.headers, 'content-type'));
   const held = heldBytes(body);
@@ -175,8 +190,10 @@ function bodyArguments(exchange: Exchange, secrets: Secrets, maxBodyBytes: numbe
     return { data: formFields(body.parts, secrets, notes), notes };
   }
   if (body.size === 0) return { data: ['--data-binary', "''"], notes };
+  if (held && bodyUrl !== undefined)
+    return { data: ['--data-binary', '@-'], input: `curl -s ${shellWord([bodyUrl])}`, notes };
   const file = `body.${FILE_SUFFIX[type ?? ''] ?? 'bin'}`;
-  notes.push(`${sizeNote(file, body)}${held ? '' : ', not kept whole in the recording'}`);
+  notes.push(`${sizeNote(file, body)}${held ? '' : `, ${unheld ?? 'not kept whole in the recording'}`}`);
   return { data: ['--data-binary', `@${file}`], notes };
 }
 
@@ -192,10 +209,17 @@ export function curlCommand(exchange: Exchange, options: CurlOptions = {}): stri
     ...CREDENTIAL_HEADERS,
     ...(options.credentialHeaders ?? []).map((n) => n.toLowerCase()),
   ]);
-  const { data, input, notes } = bodyArguments(exchange, secrets, options.maxBodyBytes ?? 4096);
+  const { data, input, notes } = bodyArguments(
+    exchange,
+    secrets,
+    options.maxBodyBytes ?? 4096,
+    options.bodyUrl,
+    options.unheldBody,
+  );
   const formBuilt = data[0] === '-F' || data[0] === '--form-string';
 
   const words = ['curl'];
+  if (options.proxy !== undefined) words.push('--proxy', shellWord([options.proxy]));
   const inferred = data.length > 0 ? 'POST' : 'GET';
   if (request.method.toUpperCase() === 'HEAD' && data.length === 0) words.push('--head');
   else if (request.method !== inferred) words.push('-X', quoteLiteral(request.method));

@@ -1,15 +1,33 @@
 import { isIP } from 'node:net';
+import { domainToASCII } from 'node:url';
 
 // Whether a request's Host names this server. A web page on another name that resolves to this
 // machine (DNS rebinding) must not be able to read or drive a local server through the browser,
 // so names are allowed only when they are IP addresses, localhost, the listening host, or named
 // by the user (the proxy's and the reference service's --allowed-host, serve's --public-url).
 
-/** A Host header's name and port, or undefined when it is no plain host[:port]. */
+/**
+ * A host name as DNS compares it, the one form every match of a host goes through (Host checks,
+ * CONNECT and absolute-form targets, --intercept, --connect-to, --allowed-host): lower case,
+ * without the trailing dot of a fully qualified name ("svc.test." is "svc.test"), international
+ * names in their ASCII (punycode) form, IPv6 addresses without brackets. "" when it is no name.
+ */
+export function canonicalHostName(name: string): string {
+  let bare = name.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(bare) === 6) return bare.toLowerCase();
+  // One trailing dot is the root of DNS; a name that ends in two is no name.
+  if (bare.endsWith('.')) bare = bare.slice(0, -1);
+  if (/^[\x21-\x7e]*$/.test(bare)) return bare.toLowerCase();
+  return domainToASCII(bare);
+}
+
+/** A Host header's name (canonical: canonicalHostName) and port, or undefined when it is no plain host[:port]. */
 export function parseHost(value: string): { name: string; port?: string } | undefined {
   const match = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/i.exec(value);
   if (!match?.[1]) return undefined;
-  return { name: match[1].toLowerCase(), port: match[2] };
+  const name = canonicalHostName(match[1]);
+  if (!name || name.endsWith('.')) return undefined;
+  return { name: match[1].startsWith('[') ? `[${name}]` : name, port: match[2] };
 }
 
 /**
@@ -22,10 +40,11 @@ export function hostAllowed(value: string | undefined, listenHost: string, allow
   if (!host) return false;
   const bare = host.name.replace(/^\[(.*)\]$/, '$1');
   if (isIP(bare) !== 0 || host.name === 'localhost' || host.name.endsWith('.localhost')) return true;
-  if (host.name === listenHost.toLowerCase()) return true;
+  if (host.name === canonicalHostName(listenHost)) return true;
   return allowed.some((name) => {
-    const lower = name.toLowerCase();
-    return lower === 'all' || lower === host.name || (lower.startsWith('.') && host.name.endsWith(lower));
+    if (name.toLowerCase() === 'all') return true;
+    if (name.startsWith('.')) return host.name.endsWith(`.${canonicalHostName(name.slice(1))}`);
+    return canonicalHostName(name) === host.name;
   });
 }
 

@@ -43,7 +43,7 @@ export async function probeAcceptLists(run: ProbeRun, format: Format, id: string
           format === 'xml'
             ? { rule: 'format.xml-request', answer: 'accepted', what: `an XML set-up with Accept: ${LIST_ACCEPT.xml}` }
             : {
-                rule: 'checkout.response.schema',
+                rule: 'format.json-request',
                 answer: 'accepted',
                 what: `a JSON set-up with Accept: ${LIST_ACCEPT.json}`,
               },

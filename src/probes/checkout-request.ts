@@ -1,4 +1,4 @@
-import { writeResourceXml } from '../contract/xml-writer.js';
+import { escapeXml, writeResourceXml } from '../contract/xml-writer.js';
 import { XSI_NAMESPACE } from '../validate/xml.js';
 import type { Format } from './config.js';
 
@@ -58,6 +58,15 @@ export function astralReturnUrl(units: number, marker = ''): string {
 }
 
 /**
+ * A URL of `units` UTF-16 code units that holds an "e" and a combining acute accent (U+0301): NFC
+ * makes them one "é", one unit fewer, so a service that normalises before counting (as Java's and
+ * Python's form libraries may) takes 513 units for 512.
+ */
+export function combiningReturnUrl(units: number, marker = ''): string {
+  return `https://shop.example.test/cafe\u0301?probe=${marker}&pad=`.padEnd(units, 'x');
+}
+
+/**
  * A URL of `units` UTF-16 code units whose last is a space: one unit fewer once trimmed, so a
  * service that trims white space before counting takes 513 units for 512.
  */
@@ -104,6 +113,50 @@ export function falseNilReturnUrlXml(): string {
   return writeResourceXml('checkout-request', { billing: { address: SAMPLE_ADDRESS } })
     .replace(`xmlns:xsi="${XSI_NAMESPACE}"`, 'xmlns:xsi="urn:example:not-the-schema-instance"')
     .replace('  <Billing>', '  <ReturnUrl xsi:nil="true"></ReturnUrl>\n  <Billing>');
+}
+
+/** The XML sample with its declaration in single quotes, as lxml and ElementTree write it. */
+export const withSingleQuotedDeclaration = (xml: string) =>
+  xml.replace(DECLARATION, "<?xml version='1.0' encoding='UTF-8'?>");
+
+/** An XML set-up whose Billing is nil (DataContractSerializer's unset member): no Billing is sent. */
+export function nilBillingXml(returnUrl: string): string {
+  return writeResourceXml('checkout-request', { returnUrl }, 'i').replace(
+    '</ReturnUrl>',
+    '</ReturnUrl>\n  <Billing i:nil="true" />',
+  );
+}
+
+/**
+ * The address written back with a member the description does not name, as a client sends back
+ * the address it was given (the real service answers an Email in it).
+ */
+export function addressWithEmail(format: Format, returnUrl: string): string {
+  const model = { returnUrl, billing: { address: { ...SAMPLE_ADDRESS, email: 'billing@shop.example.test' } } };
+  return format === 'json' ? JSON.stringify(model) : writeResourceXml('checkout-request', model);
+}
+
+/**
+ * The second address with its accents written as character references, decimal and hexadecimal
+ * (`Caf&#233; M&#xFC;ller`): an XML reader answers and stores "Café Müller"; a reader of text does not.
+ */
+export function characterReferencesXml(returnUrl: string): string {
+  return writeResourceXml('checkout-request', { returnUrl, billing: { address: OTHER_ADDRESS } }).replace(
+    escapeXml(OTHER_ADDRESS.name),
+    'Caf&#233; M&#xFC;ller',
+  );
+}
+
+/** A JSON set-up whose unset members are written `null`, as Json.NET and Jackson write them. */
+export function jsonWithNull(member: 'returnUrl' | 'billing', returnUrl: string): string {
+  const model: Record<string, unknown> =
+    member === 'returnUrl' ? { returnUrl: null, billing: { address: SAMPLE_ADDRESS } } : { returnUrl, billing: null };
+  return JSON.stringify(model);
+}
+
+/** A JSON set-up with billing first, as a writer that orders members by name writes it. */
+export function jsonBillingFirst(returnUrl: string): string {
+  return JSON.stringify({ billing: { address: SAMPLE_ADDRESS }, returnUrl });
 }
 
 export const MALFORMED_BODY: Record<Format, string> = {

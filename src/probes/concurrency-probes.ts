@@ -2,7 +2,7 @@ import type { RuleId } from '../contract/rules.js';
 import type { Exchange, Violation } from '../validate/exchange.js';
 import { CheckoutState, judgeExchange } from '../validate/index.js';
 import { checkoutRequestBody, OTHER_ADDRESS, returnUrlOfLength, SAMPLE_ADDRESS } from './checkout-request.js';
-import { type Format, MEDIA_TYPE_OF } from './config.js';
+import { type Format, MEDIA_TYPE_OF, REQUEST_RULE } from './config.js';
 import type { ProbeRun } from './probe-run.js';
 
 // More than one set-up at a time: two set-ups of one checkout sent at once with different values
@@ -24,7 +24,7 @@ export async function probeConcurrentSetUps(run: ProbeRun, format: Format, id: s
   const type = MEDIA_TYPE_OF[format];
   const headers = { accept: type, 'content-type': type };
   const url = run.config.checkoutUrl;
-  const rule: RuleId = format === 'xml' ? 'format.xml-request' : 'checkout.response.schema';
+  const rule: RuleId = REQUEST_RULE[format];
   const setUp = (marker: string, address: Record<string, string>) =>
     run.send({
       method: 'POST',
@@ -69,7 +69,7 @@ export async function probeTwoCheckouts(run: ProbeRun, format: Format, id: strin
   if (!other) return;
   const type = MEDIA_TYPE_OF[format];
   const headers = { accept: type, 'content-type': type };
-  const rule: RuleId = format === 'xml' ? 'format.xml-request' : 'checkout.response.schema';
+  const rule: RuleId = REQUEST_RULE[format];
   const pairs: [string, Record<string, string>][] = [
     [run.config.checkoutUrl, SAMPLE_ADDRESS],
     [other, OTHER_ADDRESS],

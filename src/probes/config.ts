@@ -8,6 +8,9 @@ export type Format = 'json' | 'xml';
 
 export const MEDIA_TYPE_OF: Record<Format, string> = { json: 'application/json', xml: 'application/xml' };
 
+/** The rule under which a sound set-up in each format must be accepted. */
+export const REQUEST_RULE: Record<Format, RuleId> = { json: 'format.json-request', xml: 'format.xml-request' };
+
 /** What the CLI hands the suite: where to probe, how, and which rules to judge. */
 export interface SuiteConfig {
   baseUrl: string;

@@ -47,6 +47,6 @@ export async function probeService(run: ProbeRun): Promise<void> {
   if (!config.readOnly && wants(['upload', 'format', 'http'])) {
     for (const format of config.formats) await run.phase(`upload [${format}]`, () => probeUpload(run, format));
   }
-  if (wants(['observe', 'format', 'http'])) await run.phase('observations', () => probeObservations(run));
+  if (wants(['observe', 'format', 'http'])) await run.phase('observations', () => probeObservations(run, id));
   summariseExchanges(run);
 }

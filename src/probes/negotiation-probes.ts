@@ -24,7 +24,7 @@ export async function probeCrossedFormats(run: ProbeRun, format: Format, id: str
       expect:
         format === 'xml'
           ? { rule: 'format.xml-request', answer: 'accepted', what: 'an XML set-up that asks for JSON' }
-          : { rule: 'checkout.response.schema', answer: 'accepted', what: 'a JSON set-up that asks for XML' },
+          : { rule: 'format.json-request', answer: 'accepted', what: 'a JSON set-up that asks for XML' },
     },
   );
 }

@@ -5,6 +5,8 @@ import { sniffFormat } from '../validate/document.js';
 import { bodyText, type Exchange, endpointOf, header, mediaType } from '../validate/exchange.js';
 import { isHtmlPage } from '../validate/format.js';
 import { parseXml } from '../validate/xml.js';
+import { cachingOf } from './caching-observation.js';
+import { probeMethods } from './method-probes.js';
 import type { ProbeRun } from './probe-run.js';
 import { SAMPLE_FILES } from './sample-files.js';
 import { uploadProgress } from './upload-progress.js';
@@ -56,10 +58,11 @@ function membersOf(exchange: Exchange): string {
   return text ? `text (${header(exchange.response?.headers, 'content-type') ?? 'no Content-Type'})` : 'no body';
 }
 
-export async function probeObservations(run: ProbeRun): Promise<void> {
+export async function probeObservations(run: ProbeRun, id: string): Promise<void> {
   const { checkoutUrl, uploadUrls } = run.config;
   const plain = await run.probe({ method: 'GET', url: checkoutUrl }, { format: 'any' });
   run.observe('observe.default-format', 'GET checkout without Accept', formatOf(plain));
+  if (plain.response) run.observe('observe.caching', 'GET checkout', cachingOf(plain, run.config.formats.length));
 
   const textXml = await run.probe(
     { method: 'GET', url: checkoutUrl, headers: { accept: 'text/xml' } },
@@ -159,6 +162,8 @@ export async function probeObservations(run: ProbeRun): Promise<void> {
     }
     run.record(exchange, { format: 'any' });
   }
+  // Last: PUT and DELETE may change what they reach.
+  await probeMethods(run, id);
 }
 
 /** Status codes and error bodies, from every exchange the run made. */

@@ -1,6 +1,6 @@
 import { writeResourceXml } from '../contract/xml-writer.js';
 import { OTHER_ADDRESS, returnUrlOfLength, SAMPLE_ADDRESS } from './checkout-request.js';
-import { type Format, MEDIA_TYPE_OF } from './config.js';
+import { type Format, MEDIA_TYPE_OF, REQUEST_RULE } from './config.js';
 import type { ProbeRun } from './probe-run.js';
 
 // Set-ups that leave members out, after a full set-up of the same checkout: without ReturnUrl,
@@ -14,7 +14,7 @@ function body(format: Format, model: Record<string, unknown>): string {
 
 export async function probeOmissions(run: ProbeRun, format: Format, id: string): Promise<void> {
   const type = MEDIA_TYPE_OF[format];
-  const rule = format === 'xml' ? 'format.xml-request' : 'checkout.response.schema';
+  const rule = REQUEST_RULE[format];
   // Each set-up leaves out what the one before it sent: a kept value can only come from there.
   const steps: [string, Record<string, unknown>][] = [
     [

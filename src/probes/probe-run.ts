@@ -44,7 +44,11 @@ function refusalAskedFor(options: RecordOptions): boolean {
  * Rules the core judges a refusal by in traffic (a sound set-up refused), which the suite judges
  * by what each probe expects instead: it knows why it sent what it sent.
  */
-const REFUSALS_JUDGED_BY_PROBES = new Set<RuleId>(['format.xml-request', 'checkout.return-url.length']);
+const REFUSALS_JUDGED_BY_PROBES = new Set<RuleId>([
+  'format.xml-request',
+  'format.json-request',
+  'checkout.return-url.length',
+]);
 
 export class ProbeRun {
   readonly tally = new Tally({ summarise: (exchange, violation) => this.summarise(exchange, violation) });

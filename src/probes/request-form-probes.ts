@@ -1,20 +1,27 @@
 import type { RuleId } from '../contract/rules.js';
 import type { Outgoing } from '../http/send.js';
 import {
+  addressWithEmail,
+  characterReferencesXml,
   checkoutRequestBody,
   falseNilReturnUrlXml,
+  jsonBillingFirst,
+  jsonWithNull,
+  nilBillingXml,
   nilReturnUrlXml,
   returnUrlOfLength,
   withByteOrderMark,
   withEncodingDeclaration,
   withoutDeclaration,
+  withSingleQuotedDeclaration,
 } from './checkout-request.js';
 import { type Format, MEDIA_TYPE_OF } from './config.js';
 import type { ProbeRun } from './probe-run.js';
 
 // Well-formed checkout requests written the other ways a client may write them: a byte order
-// mark, a declaration that names its encoding or no declaration at all, a charset in Content-Type,
-// the XMLSchema-instance namespace bound to another prefix. A service that reads bytes or prefixes
+// mark, a declaration that names its encoding, one in single quotes or none at all, a charset in
+// Content-Type or text/xml, the XMLSchema-instance namespace bound to another prefix, a member nil
+// or null, a member the description does not name, characters written as references. A service that reads bytes or prefixes
 // where it should read XML refuses these; each must be accepted (or, for the nil that is not one,
 // refused as the empty ReturnUrl it is).
 
@@ -53,6 +60,37 @@ const XML_PROBES: FormProbe[] = [
     what: 'an XML set-up sent as application/xml; charset=utf-8',
   },
   {
+    body: (url) => checkoutRequestBody('xml', url),
+    contentType: 'text/xml',
+    rule: 'format.xml-request',
+    answer: 'accepted',
+    what: 'an XML set-up sent as text/xml',
+  },
+  {
+    body: (url) => withSingleQuotedDeclaration(checkoutRequestBody('xml', url)),
+    rule: 'format.xml-request',
+    answer: 'accepted',
+    what: 'an XML set-up whose declaration is in single quotes, as lxml and ElementTree write it',
+  },
+  {
+    body: (url) => nilBillingXml(url),
+    rule: 'format.xml-request',
+    answer: 'accepted',
+    what: 'an XML set-up whose Billing is nil, as DataContractSerializer writes an unset member',
+  },
+  {
+    body: (url) => addressWithEmail('xml', url),
+    rule: 'format.xml-request',
+    answer: 'accepted',
+    what: 'an XML set-up whose Address carries an Email the description does not name',
+  },
+  {
+    body: (url) => characterReferencesXml(url),
+    rule: 'format.xml-request',
+    answer: 'accepted',
+    what: 'an XML set-up whose Name is written with character references (Caf&#233; M&#xFC;ller)',
+  },
+  {
     body: () => nilReturnUrlXml(),
     rule: 'format.xml-request',
     answer: 'accepted',
@@ -69,11 +107,34 @@ const XML_PROBES: FormProbe[] = [
 const JSON_PROBES: FormProbe[] = [
   {
     body: (url) => checkoutRequestBody('json', url),
-    contentType: 'application/json; charset=utf-8',
-    // The rule that needs an accepted JSON set-up, as the plain JSON set-up is judged under it.
-    rule: 'checkout.response.schema',
+    contentType: 'application/json;charset=UTF-8',
+    rule: 'format.json-request',
     answer: 'accepted',
-    what: 'a JSON set-up sent as application/json; charset=utf-8',
+    what: "a JSON set-up sent as application/json;charset=UTF-8, as the real service's guides send it",
+  },
+  {
+    body: (url) => jsonWithNull('billing', url),
+    rule: 'format.json-request',
+    answer: 'accepted',
+    what: 'a JSON set-up whose billing is null, as Json.NET and Jackson write an unset member',
+  },
+  {
+    body: (url) => jsonWithNull('returnUrl', url),
+    rule: 'format.json-request',
+    answer: 'accepted',
+    what: 'a JSON set-up whose returnUrl is null',
+  },
+  {
+    body: (url) => jsonBillingFirst(url),
+    rule: 'format.json-request',
+    answer: 'accepted',
+    what: 'a JSON set-up with billing before returnUrl',
+  },
+  {
+    body: (url) => addressWithEmail('json', url),
+    rule: 'format.json-request',
+    answer: 'accepted',
+    what: 'a JSON set-up whose address carries an email the description does not name',
   },
 ];
 

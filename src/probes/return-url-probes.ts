@@ -1,6 +1,7 @@
 import {
   astralReturnUrl,
   checkoutRequestBody,
+  combiningReturnUrl,
   escapedReturnUrl,
   multiByteReturnUrl,
   returnUrlOfLength,
@@ -13,7 +14,8 @@ import type { ProbeRun } from './probe-run.js';
 // counted in UTF-16 code units, as .NET counts a string: an empty string is too short, 512 units
 // of multi-byte characters fit (a service counting UTF-8 bytes refuses them), and 513 units that
 // are 512 code points do not (a service counting code points takes them), nor do 513 units that
-// end in a space or hold a %20 (a service that trims or decodes before counting takes them).
+// NFC makes 512 (a service normalising first takes them), nor 513 units that end in a space or
+// hold a %20 (a service that trims or decodes before counting takes them).
 
 const LENGTH_RULE = 'checkout.return-url.length';
 
@@ -44,6 +46,11 @@ export const LENGTH_PROBES: LengthProbe[] = [
     url: (marker) => astralReturnUrl(513, marker),
     answer: 'rejected',
     what: 'a ReturnUrl of 513 UTF-16 units that are 512 code points (an emoji is two units)',
+  },
+  {
+    url: (marker) => combiningReturnUrl(513, marker),
+    answer: 'rejected',
+    what: 'a ReturnUrl of 513 UTF-16 units holding "e" and a combining accent (512 once NFC-normalised)',
   },
   {
     url: (marker) => trailingSpaceReturnUrl(513, marker),

@@ -48,6 +48,25 @@ function png(): Buffer {
 const JPEG_BASE64 =
   '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAAMCAgICAgMCAgIDAwMDBAYEBAQEBAgGBgUGCQgKCgkICQkKDA8MCgsOCwkJDRENDg8QEBEQCgwSExIQEw8QEBD/yQALCAABAAEBAREA/8wABgAQEAX/2gAIAQEAAD8A0s8g/9k=';
 
+const JFIF = Buffer.from(JPEG_BASE64, 'base64');
+
+/**
+ * The same picture as a camera or phone writes it: an Exif APP1 segment (an empty TIFF directory)
+ * where the JFIF one's APP0 was. Its fourth byte is E1, not E0: a table that knows a JPEG by
+ * FF D8 FF E0 does not know it.
+ */
+function exifJpeg(): Buffer {
+  const tiff = Buffer.from([0x49, 0x49, 0x2a, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]);
+  const payload = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]);
+  const length = Buffer.alloc(2);
+  length.writeUInt16BE(payload.length + 2);
+  const app0End = 4 + JFIF.readUInt16BE(4);
+  return Buffer.concat([JFIF.subarray(0, 2), Buffer.from([0xff, 0xe1]), length, payload, JFIF.subarray(app0End)]);
+}
+
+/** A JPEG written by a camera (Exif), beside the sample's JFIF: both are JPEG by their first bytes. */
+export const EXIF_JPEG = exifJpeg();
+
 export type SampleType = 'pdf' | 'png' | 'jpeg';
 
 export const SAMPLE_MEDIA_TYPES: Record<SampleType, string> = {
@@ -59,7 +78,7 @@ export const SAMPLE_MEDIA_TYPES: Record<SampleType, string> = {
 export const SAMPLE_FILES: Record<SampleType, Buffer> = {
   pdf: pdf(),
   png: png(),
-  jpeg: Buffer.from(JPEG_BASE64, 'base64'),
+  jpeg: JFIF,
 };
 
 /** How a form is written besides its file: the spellings clients and frameworks use. */

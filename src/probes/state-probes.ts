@@ -1,6 +1,6 @@
 import { checkoutRequestBody, OTHER_ADDRESS, returnUrlOfLength } from './checkout-request.js';
 import { probeConcurrentSetUps, probeTwoCheckouts } from './concurrency-probes.js';
-import { type Format, MEDIA_TYPE_OF } from './config.js';
+import { type Format, MEDIA_TYPE_OF, REQUEST_RULE } from './config.js';
 import { otherFormat } from './negotiation-probes.js';
 import { probeOmissions } from './omission-probes.js';
 import type { ProbeRun } from './probe-run.js';
@@ -29,7 +29,7 @@ export async function probeCheckoutState(run: ProbeRun, formats: Format[], id: s
         format,
         // Accepted as any valid set-up is: the boundary probes already set up this checkout.
         expect: {
-          rule: format === 'xml' ? 'format.xml-request' : 'checkout.response.schema',
+          rule: REQUEST_RULE[format],
           answer: 'accepted',
           what: `a second ${format.toUpperCase()} set-up of the same checkout, with another ReturnUrl and address`,
         },

@@ -1,7 +1,7 @@
 import { probeUploadAccept } from './accept-probes.js';
 import { type Format, MEDIA_TYPE_OF } from './config.js';
 import type { ProbeRun } from './probe-run.js';
-import { multipartOf, SAMPLE_FILES, SAMPLE_MEDIA_TYPES } from './sample-files.js';
+import { EXIF_JPEG, multipartOf, SAMPLE_FILES, SAMPLE_MEDIA_TYPES } from './sample-files.js';
 import { probeUploadSizes } from './size-probes.js';
 import { probeUploadVariants } from './upload-variant-probes.js';
 
@@ -57,6 +57,18 @@ export async function probeUpload(run: ProbeRun, format: Format): Promise<void> 
     { method: 'POST', url: cover ?? url, headers: { accept, 'content-type': 'image/png' }, body: SAMPLE_FILES.jpeg },
     { format, refusalObserved: 'POST files of a JPEG labelled image/png refused' },
   );
+  // A JPEG as cameras write it (Exif, not JFIF): FileType names it JPEG all the same. Once: what
+  // the bytes are called does not depend on the answer's format.
+  if (run.config.uploadTypes.includes('jpeg') && format === run.config.formats[0]) {
+    await run.probe(
+      { method: 'POST', url: cover ?? url, headers: { accept, 'content-type': 'image/jpeg' }, body: EXIF_JPEG },
+      {
+        format,
+        expect: { rule: 'upload.raw', answer: 'accepted', what: 'a raw image/jpeg upload of an Exif JPEG' },
+        ...(cover ? {} : { refusalObserved: 'POST files image/jpeg to a content slot refused' }),
+      },
+    );
+  }
   await probeUploadAccept(run, format);
   // How uploads are framed, spelt and sized is the service's reading of the request, whatever the
   // answer's format: probed once.

@@ -4,7 +4,13 @@
 // redact-exchange.ts; the proxy's session (its --redact names, findings redacted as they are made),
 // in session.ts. It fails closed: what cannot be redacted is not written.
 
-export { credentialValues, givenSecrets, noteGivenSecrets, withoutGivenSecrets } from './given-secrets.js';
+export {
+  commandLineSecrets,
+  credentialValues,
+  givenSecrets,
+  noteGivenSecrets,
+  withoutGivenSecrets,
+} from './given-secrets.js';
 export { DEFAULT_NAMES, maskSecrets, REDACTED } from './mask-secrets.js';
 export { headerRedactor, redactHeaders, redactText, withoutLiterals } from './redact.js';
 export { exchangeRedactor, findingRedactor, type RedactionOptions, redactExchange } from './redact-exchange.js';

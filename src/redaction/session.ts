@@ -1,5 +1,6 @@
 import type { Exchange, Violation } from '../validate/exchange.js';
 import { maskSecrets } from './mask-secrets.js';
+import { withoutLiterals } from './redact.js';
 import { findingRedactor, exchangeRedactor as redactorOf } from './redact-exchange.js';
 import { SecretNames } from './secret-names.js';
 
@@ -10,6 +11,8 @@ import { SecretNames } from './secret-names.js';
 export interface SessionNames {
   headers: string[];
   members: string[];
+  /** Credentials the user gave (a wrapped command's password), replaced wherever traffic echoes them. */
+  secrets?: string[];
 }
 
 export interface SessionRedaction {
@@ -28,9 +31,10 @@ export interface SessionRedaction {
 export function sessionRedaction(options: SessionNames): SessionRedaction {
   const names = [...new Set([...options.headers, ...options.members])];
   const secretNames = new SecretNames(names);
+  const secrets = options.secrets ?? [];
   return {
-    exchange: redactorOf({ names, findingsRedacted: true }),
-    findings: findingRedactor({ names }),
-    text: (text) => maskSecrets(text, secretNames),
+    exchange: redactorOf({ names, secrets, findingsRedacted: true }),
+    findings: findingRedactor({ names, secrets }),
+    text: (text) => withoutLiterals(maskSecrets(text, secretNames), secrets),
   };
 }

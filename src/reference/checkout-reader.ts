@@ -59,11 +59,13 @@ export async function readCheckoutRequest(
     out.returnUrl = returnUrl;
   }
   if (billing !== undefined && billing !== null) {
-    const address = (billing as { address?: unknown }).address;
+    // A member written null (JSON) or nil (XML) is one left out, as Json.NET, Jackson and
+    // DataContractSerializer write an unset member.
+    const address = (billing as { address?: unknown }).address ?? undefined;
     if (
       typeof billing !== 'object' ||
       Array.isArray(billing) ||
-      (address !== undefined && (address === null || typeof address !== 'object' || Array.isArray(address)))
+      (address !== undefined && (typeof address !== 'object' || Array.isArray(address)))
     ) {
       throw new HttpError(400, 'billing must be an object with an address object');
     }

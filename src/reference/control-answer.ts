@@ -13,7 +13,7 @@ export function answerControl(
   response: ServerResponse,
   publicBase: string,
 ): void {
-  const send = (status: number, headers: Record<string, string>, body: string) => {
+  const send = (status: number, headers: Record<string, string>, body: string | Buffer) => {
     response.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
     response.end(request.method === 'HEAD' ? undefined : body);
   };
@@ -26,7 +26,7 @@ export function answerControl(
     );
     return;
   }
-  readSmallBody(request, CONTROL_BODY_LIMIT).then(
+  const answered = readSmallBody(request, CONTROL_BODY_LIMIT).then(
     (bytes) => {
       const headers: Headers = Object.create(null);
       for (const [name, value] of Object.entries(request.headers))
@@ -60,4 +60,6 @@ export function answerControl(
         '{"message":"print-conformance: a control request body is 64 KiB at most"}',
       ),
   );
+  // A fault in answering ends this request, never the service.
+  answered.catch(() => response.destroy());
 }

@@ -42,7 +42,14 @@ export interface Dialect {
   /** Kinds of file an item's content slot takes (a book's content is a PDF); every kind when absent. */
   contentKinds?: FileKind[];
   /** The FileType answered for an upload: the kind its bytes are, unless a variant says otherwise. */
-  fileTypeOf?: (upload: { kind: FileKind; declaredType?: string; fileName?: string; multipart: boolean }) => string;
+  fileTypeOf?: (upload: {
+    kind: FileKind;
+    declaredType?: string;
+    fileName?: string;
+    multipart: boolean;
+    /** The file's first bytes, for variants that tell kinds apart by a table of their own. */
+    head: Buffer;
+  }) => string;
   /** Variants whose form reader takes the file from this field alone, and fails (500) on another. */
   multipartFileField?: string;
   /** A status to refuse an upload with from its head alone, before its bytes are read (411, 415, 417...). */

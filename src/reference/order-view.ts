@@ -1,8 +1,24 @@
 import { HttpError } from './http-error.js';
-import type { ReferenceStore } from './store.js';
+import type { OrderRecord, ReferenceStore } from './store.js';
 
 // An order as POST orders and GET orders/{id} answer it: the checkout's set-up URL and each
 // item's upload URLs, fully qualified on the service's base, as the real service hands them out.
+
+/**
+ * An order's status as the real service moves it: `Processing` once its payment succeeded and every
+ * file is uploaded, `Cancelled` with a cancelled payment, else `Created`; a status set through the
+ * control API (Shipped …) stands over these.
+ */
+export function orderStatus(store: ReferenceStore, order: OrderRecord): string {
+  if (order.status !== undefined) return order.status;
+  const payment = store.checkouts.get(order.checkout)?.status;
+  if (payment === 'Cancelled') return 'Cancelled';
+  const uploaded = order.items.every(
+    (item) =>
+      store.uploads.get(item.content)?.status === 'Uploaded' && store.uploads.get(item.cover)?.status === 'Uploaded',
+  );
+  return payment === 'Successful' && uploaded ? 'Processing' : 'Created';
+}
 
 export function orderView(store: ReferenceStore, id: string, base: string) {
   const order = store.orders.get(id);
@@ -15,8 +31,11 @@ export function orderView(store: ReferenceStore, id: string, base: string) {
   };
   return {
     id: order.id,
-    status: 'Created',
-    checkout: { setupUrl: `${base}checkout/${order.checkout}` },
+    status: orderStatus(store, order),
+    checkout: {
+      setupUrl: `${base}checkout/${order.checkout}`,
+      status: store.checkouts.get(order.checkout)?.status ?? 'Open',
+    },
     items: order.items.map((item) => ({
       productId: item.productId,
       quantity: item.quantity,

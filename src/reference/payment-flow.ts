@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { fromAnotherSite, type SiteHeaders } from '../http/request-site.js';
 import {
   outcomeWithoutReturn,
   type PaymentPage,
@@ -57,27 +58,16 @@ export interface PaymentFlowOptions {
   declinePayments: boolean;
   /** The host (and port) of the public URL, when the service is reached by one: a page's own origin too. */
   publicHost?: string;
+  /** Told after the payment's status moved (serve's webhooks follow it). */
+  onStatusChange?: (orderId: string) => void;
 }
 
 /**
  * Whether an outcome's POST comes from another site: a page elsewhere must not end a customer's
- * payment through their browser (a cross-site form post). Browsers say where a request comes from
- * in Sec-Fetch-Site, older ones in Origin; a client without either (curl, a test) is no browser.
+ * payment through their browser (a cross-site form post).
  */
 export function postedFromElsewhere(request: IncomingMessage, publicHost: string | undefined): boolean {
-  const site = request.headers['sec-fetch-site'];
-  if (site === 'same-origin' || site === 'none') return false;
-  if (site !== undefined) return true;
-  const origin = request.headers.origin;
-  if (origin === undefined) return false;
-  let host: string;
-  try {
-    host = new URL(origin).host.toLowerCase();
-  } catch {
-    // "null" (a sandboxed frame, a privacy-minded redirect) names no origin of this page.
-    return true;
-  }
-  return host !== request.headers.host?.toLowerCase() && host !== publicHost?.toLowerCase();
+  return fromAnotherSite(request.headers as SiteHeaders, [publicHost]);
 }
 
 /** Whether a path's segments (below the base) are the payment screen's: `payments/<id>/<action>`. */
@@ -120,6 +110,7 @@ export async function answerPayment(
   if (action === 'start') return write(response, paymentForm(viewOf(record, options)));
   if (postedFromElsewhere(request, options.publicHost)) return write(response, paymentFromElsewhere());
   record.status = action === 'pay' && options.declinePayments ? OUTCOMES.fail : OUTCOMES[action];
+  options.onStatusChange?.(record.orderId);
   const location = record.returnUrl === undefined ? undefined : redirectLocation(record.returnUrl);
   if (location === undefined) return write(response, outcomeWithoutReturn(record.status, record.returnUrl));
   response.writeHead(303, { location, 'content-length': 0, 'cache-control': 'no-store' });
@@ -145,6 +136,7 @@ export function settlePayment(
   code: string,
   outcome: string,
   declinePayments: boolean,
+  onStatusChange?: (orderId: string) => void,
 ): { status: number; headers: Record<string, string>; body: string } {
   const answer = (status: number, value: unknown) => ({
     status,
@@ -160,5 +152,6 @@ export function settlePayment(
   if (record.status !== 'Open')
     return answer(409, { message: `print-conformance: the payment is over (${record.status})` });
   record.status = (outcome === OUTCOMES.pay && declinePayments ? OUTCOMES.fail : outcome) as CheckoutRecord['status'];
+  onStatusChange?.(record.orderId);
   return answer(200, { checkout: record.code, status: record.status, returnUrl: record.returnUrl ?? null });
 }

@@ -18,12 +18,13 @@ import { CONFORMANT, type Dialect, type OutgoingAnswer } from './dialect.js';
 import { type Fault, FaultPlan } from './faults.js';
 import { refusedForeignHost, type ServiceNames } from './foreign-host.js';
 import { HttpError } from './http-error.js';
-import { orderView } from './order-view.js';
+import { orderStatus, orderView } from './order-view.js';
 import { answerPayment, isPaymentPath, settlePayment } from './payment-flow.js';
 import { decodeUtf8, readSmallBody } from './request-body.js';
 import { Responder } from './responder.js';
 import { type CheckoutRecord, ReferenceStore } from './store.js';
 import { type ReceivedFile, receiveMultipartUpload, receiveRawUpload } from './upload-receiver.js';
+import { type WebhookOptions, Webhooks } from './webhooks.js';
 import { noteRequestBody, ServiceWitness } from './witness.js';
 
 export interface ReferenceOptions {
@@ -56,6 +57,8 @@ export interface ReferenceOptions {
    * public URL's host or one of these names is refused (DNS rebinding, as the proxy refuses it).
    */
   allowedHosts?: readonly string[];
+  /** Called after each order or payment status change (`serve --webhook-url`). */
+  webhooks?: WebhookOptions;
 }
 
 export interface ReferenceService {
@@ -69,6 +72,8 @@ export interface ReferenceService {
   uploadFolder: string;
   /** The control API, when `control` was asked for. */
   control?: ControlPlane;
+  /** The webhook calls made so far (none without webhook URLs). */
+  webhooks: Webhooks;
   /** What the control API's exchanges showed so far, tallied as the proxy tallies traffic. */
   tally(): TallyData | undefined;
   close(): Promise<void>;
@@ -88,6 +93,9 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
   const issuedTokens = new Set<string>();
   const faults = new FaultPlan(options.faults);
   const authRequired = Boolean(options.token || options.clientId || faults.tokenLifetime);
+  const webhooks = new Webhooks(options.webhooks ?? { urls: [] });
+  // A status change is told in the background: the answer that caused it goes out as it would without.
+  const statusChanged = (orderId: string) => webhooks.notify(orderId);
 
   // The URLs handed out are built on the service's own address, never on the client's Host header:
   // a request naming another host must not make the service point its clients there.
@@ -300,6 +308,8 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
         ]);
       }
       // The file is kept while the service runs (the folder goes at close); a new upload replaces it.
+      const order = store.orders.get(slot.orderId);
+      const statusBefore = order && orderStatus(store, order);
       if (slot.path) rmSync(slot.path, { force: true });
       slot.path = file.path;
       slot.status = 'Uploaded';
@@ -307,8 +317,16 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
       slot.size = file.size;
       slot.sha256 = file.sha256;
       const fileType =
-        dialect.fileTypeOf?.({ kind, declaredType: file.declaredType, fileName: file.fileName, multipart }) ?? kind;
+        dialect.fileTypeOf?.({
+          kind,
+          declaredType: file.declaredType,
+          fileName: file.fileName,
+          multipart,
+          head: file.head,
+        }) ?? kind;
       responder.resource(200, 'upload-result', { fileName: slot.role, fileType });
+      // The last file of a paid order moves it to Processing.
+      if (order && orderStatus(store, order) !== statusBefore) statusChanged(order.id);
       return;
     }
 
@@ -316,7 +334,21 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     throw new HttpError(404, `nothing at ${request.url}`, [`The interface lives under ${BASE_PATH}.`]);
   }
 
+  // A request the service cannot even read (a target that is no URL path, "//") is a 400 that
+  // ends this request, never an exception that stops the service.
   const listener: RequestListener = (request, response) => {
+    try {
+      answer(request, response);
+    } catch {
+      request.resume();
+      if (response.headersSent) response.destroy();
+      else
+        response
+          .writeHead(400, { 'content-type': 'application/json', connection: 'close' })
+          .end('{"message":"print-conformance: the request target is no URL path"}');
+    }
+  };
+  const answer: RequestListener = (request, response) => {
     if (names && refusedForeignHost(request, response, names)) return;
     if (control && request.url?.startsWith(CONTROL_PREFIX)) {
       answerControl(control, request, response, publicBase);
@@ -333,12 +365,14 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     // The customer's payment screen: HTML for a browser, without the bearer token it does not have.
     if (isPaymentPath(segments)) {
       const publicHost = options.publicUrl ? new URL(publicBase).host : undefined;
-      answerPayment(request, response, store, segments, {
+      const paid = answerPayment(request, response, store, segments, {
         declinePayments: faults.declinesPayments,
+        onStatusChange: statusChanged,
         ...(publicHost ? { publicHost } : {}),
       }).catch(() => {
         if (!response.headersSent) response.writeHead(500).end();
       });
+      paid.catch(() => response.destroy());
       return;
     }
     const endpoint: OutgoingAnswer['endpoint'] =
@@ -352,7 +386,7 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
               ? 'oauth'
               : 'other';
     const responder = new Responder(request, response, dialect, endpoint);
-    handle(request, responder, segments).catch((error: unknown) => {
+    const handled = handle(request, responder, segments).catch((error: unknown) => {
       if (error instanceof HttpError) {
         responder.error(error.status, error.message, error.hints, {
           ...error.headers,
@@ -364,6 +398,8 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
       // Whatever the client still sends after a refusal is read and dropped, so the socket stays usable.
       if (!request.complete) request.resume();
     });
+    // An answer that cannot even be written ends this request, never the service.
+    handled.catch(() => response.destroy());
   };
   const feed = new ExchangeFeed();
   const tests = new TestVerdicts();
@@ -374,7 +410,16 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
         tests,
         title: 'print-conformance reference service',
         token: options.control.token,
-        pay: (code, outcome) => settlePayment(store, code, outcome, faults.declinesPayments),
+        pay: (code, outcome) => settlePayment(store, code, outcome, faults.declinesPayments, statusChanged),
+        setOrderStatus: (id, status) => {
+          const order = store.orders.get(id);
+          if (!order) return { status: 404, message: `no order ${id}` };
+          const before = orderStatus(store, order);
+          order.status = status;
+          if (status !== before) statusChanged(id);
+          return { status: 200 };
+        },
+        webhooks: () => webhooks.calls(),
       })
     : undefined;
   // HTTPS speaks HTTP/1.1 alone (ALPN), as the proxy in front of it does.
@@ -396,10 +441,12 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     store,
     uploadFolder,
     control,
+    webhooks,
     tally: () => witness?.tally.data,
     close: () =>
       new Promise<void>((resolve) => {
         control?.close();
+        void webhooks.close();
         server.close(() => {
           rmSync(uploadFolder, { recursive: true, force: true });
           resolve();

@@ -42,6 +42,8 @@ export interface OrderRecord {
   checkout: string;
   items: OrderItem[];
   amount: number;
+  /** A status set through the control API (Shipped …), which a shop cannot cause itself. */
+  status?: string;
 }
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

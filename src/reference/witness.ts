@@ -133,7 +133,9 @@ export class ServiceWitness {
     // Headers given to writeHead are not in getHeaders(): they are kept as they go out.
     let written: Headers = Object.create(null);
     const writeHead = response.writeHead.bind(response) as (...args: unknown[]) => ServerResponse;
+    let headMs: number | undefined;
     response.writeHead = ((status: number, ...rest: unknown[]) => {
+      headMs ??= Math.round(performance.now() - started);
       const fields = rest.find((value) => typeof value === 'object' && value !== null);
       if (Array.isArray(fields)) {
         for (let index = 0; index + 1 < fields.length; index += 2)
@@ -166,6 +168,7 @@ export class ServiceWitness {
         this.judge(request, response, written, body, {
           startedAt,
           durationMs: Math.round(performance.now() - started),
+          headMs,
           chunks,
           size,
         });
@@ -193,7 +196,7 @@ export class ServiceWitness {
     response: ServerResponse,
     written: Headers,
     requestBody: RecordedBody | undefined,
-    answer: { startedAt: string; durationMs: number; chunks: Buffer[]; size: number },
+    answer: { startedAt: string; durationMs: number; headMs: number | undefined; chunks: Buffer[]; size: number },
   ): void {
     const requestHeaders = headersOf(request.headers);
     const responseHeaders = { ...headersOf(response.getHeaders()), ...written };
@@ -209,6 +212,7 @@ export class ServiceWitness {
     const exchange: Exchange & { violations: Violation[] } = {
       startedAt: answer.startedAt,
       durationMs: answer.durationMs,
+      ...(answer.headMs === undefined ? {} : { headMs: answer.headMs }),
       request: { method: request.method ?? 'GET', url, headers: requestHeaders, body: requestBody },
       response: { status: response.statusCode, headers: responseHeaders, body: responseBody },
       violations: [],

@@ -82,6 +82,11 @@ export interface ConsoleOptions {
   width?: number;
   /** The service profile whole (default); else one line saying where it is. */
   profile?: boolean;
+  /**
+   * --quiet: only the rules that failed or warned, or fail the run untested, with what showed it,
+   * a generated case that broke a rule, and the summary line; not the table of what held.
+   */
+  brief?: boolean;
 }
 
 /** The width to fit detail lines to: a terminal's; none for a file, a pipe or a CI log, which keep them whole. */
@@ -89,40 +94,50 @@ export function terminalWidth(stream: { isTTY?: boolean; columns?: number }): nu
   return stream.isTTY && stream.columns ? Math.max(60, stream.columns) : undefined;
 }
 
+/** A rule --quiet still names: it failed or warned, or it fails the run untested. */
+const worthTelling = (rule: RuleResult) => rule.status === 'failed' || (rule.status === 'untested' && rule.failsRun);
+
 export function consoleSummary(result: RunResult, options: ConsoleOptions = {}): string {
   const paint: Paint = painter(options.colour ?? false);
-  const shown = result.rules.filter((rule) => rule.reason !== NOT_SELECTED);
+  const brief = options.brief === true;
+  const selected = result.rules.filter((rule) => rule.reason !== NOT_SELECTED);
+  const shown = brief ? selected.filter(worthTelling) : selected;
   const width = Math.max(4, ...shown.map((r) => r.id.length));
-  const lines = [paint('bold', `${'VERDICT '.padEnd(9)} ${'RULE'.padEnd(width)}  ${'SEVERITY'}  EVIDENCE / REASON`)];
+  const lines: string[] = [];
+  if (shown.length > 0 || !brief)
+    lines.push(paint('bold', `${'VERDICT '.padEnd(9)} ${'RULE'.padEnd(width)}  ${'SEVERITY'}  EVIDENCE / REASON`));
   for (const rule of shown) {
     const verdict = paint(styleOf(rule), mark(rule).padEnd(9));
     // What came from traffic is printed as text a terminal does not act on.
     lines.push(`${verdict} ${rule.id.padEnd(width)}  ${rule.severity.padEnd(8)}  ${terminalText(note(rule))}`);
     if (rule.status === 'failed') lines.push(...failureLines(rule, options.width).map(terminalText));
   }
-  const unselected = result.rules.length - shown.length;
-  if (unselected > 0) lines.push(`(${unselected} rules not selected by --only/--skip)`);
+  const unselected = result.rules.length - selected.length;
+  const blocks: string[][] = [];
+  if (unselected > 0 && !brief) lines.push(`(${unselected} rules not selected by --only/--skip)`);
   const profile = profileLines(result.profile);
-  if (profile.length > 0 && options.profile === false) {
+  if (profile.length > 0 && !brief && options.profile === false) {
     const count = Object.keys(result.profile).length;
-    lines.push(
-      '',
+    blocks.push([
       `Service profile: ${count} observe rules recorded what the service does where the description is silent (--verbose, or results.json)`,
-    );
-  } else if (profile.length > 0)
-    lines.push('', 'Service profile (where the description is silent):', ...profile.map(terminalText));
+    ]);
+  } else if (profile.length > 0 && !brief)
+    blocks.push(['Service profile (where the description is silent):', ...profile.map(terminalText)]);
+  // A generated case that broke a rule is a failure, told with --quiet too.
   const generated = generatedLines(result);
-  if (generated.length > 0) lines.push('', ...generated.map(terminalText));
-  const coverage = coverageLines(result.coverage);
-  if (coverage.length > 0) lines.push('', ...coverage.map(terminalText));
-  const traffic = trafficLines(result);
-  if (traffic.length > 0) lines.push('', ...traffic.map(terminalText));
-  const command = commandLine(result);
-  if (command) lines.push('', terminalText(command.replaceAll('`', '')));
+  if (generated.length > 0 && (!brief || (result.generated?.failures.length ?? 0) > 0))
+    blocks.push(generated.map(terminalText));
+  if (!brief) {
+    blocks.push(coverageLines(result.coverage).map(terminalText));
+    blocks.push(trafficLines(result).map(terminalText));
+    const command = commandLine(result);
+    if (command) blocks.push([terminalText(command.replaceAll('`', ''))]);
+  }
+  for (const block of blocks) if (block.length > 0) lines.push('', ...block);
   const { passed, failed, warnings, untested, skipped, observed } = result.summary;
   const count = (n: number, word: string, style: Style) => (n > 0 ? paint(style, `${n} ${word}`) : `${n} ${word}`);
+  if (lines.length > 0) lines.push('');
   lines.push(
-    '',
     `${count(passed, 'passed', 'green')}, ${count(failed, 'failed', 'red')}, ${count(warnings, 'warnings', 'yellow')}, ${count(untested, 'untested', 'yellow')}, ${skipped} skipped, ${observed} observed — ${terminalText(result.target.replace(/\n/g, ' '))} in ${(result.durationMs / 1000).toFixed(1)} s`,
   );
   return `${lines.join('\n')}\n`;

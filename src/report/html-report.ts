@@ -1,11 +1,12 @@
-import { execFile } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { promisify } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { ownFolder } from '../output/make-folders.js';
 import { writeFileWhole } from '../output/output-file.js';
+import { inSingleExecutable, unpackedAsset } from '../output/single-executable.js';
 
 // Turns Allure results (written by `run` and `validate`) into one self-contained HTML page with
 // the Allure 3 report generator, so the report opens from disk, offline, in any browser.
@@ -16,10 +17,39 @@ export interface HtmlReportOptions {
   name: string;
 }
 
-/** The generator's own CLI: the `allure` package exports no API of its own beyond it. */
+/**
+ * The generator's own CLI: the `allure` package exports no API of its own beyond it. The single
+ * executable carries the package and what it needs as an archive, unpacked on first use.
+ */
 function allureCli(): string {
+  if (inSingleExecutable) return join(unpackedAsset('allure'), 'node_modules', 'allure', 'cli.js');
   const entry = createRequire(import.meta.url).resolve('allure');
   return join(dirname(dirname(entry)), 'cli.js');
+}
+
+/**
+ * Runs the generator's CLI on a thread of this process, not in a Node.js of its own: the single
+ * executable has no Node.js to start it with. It ends by setting its exit code, as a process would.
+ */
+async function runAllure(args: string[]): Promise<void> {
+  const worker = new Worker(allureCli(), {
+    argv: args,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    stdout: true,
+    stderr: true,
+  });
+  let said = '';
+  const keep = (chunk: Buffer) => {
+    // Its last words are what a failure is told by; a chatty run must not fill the memory.
+    said = `${said}${chunk.toString('utf8')}`.slice(-16 * 1024);
+  };
+  worker.stdout.on('data', keep);
+  worker.stderr.on('data', keep);
+  const failed = once(worker, 'error').then(([error]) => error as Error);
+  const [code] = (await Promise.race([once(worker, 'exit'), failed.then((error) => Promise.reject(error))])) as [
+    number,
+  ];
+  if (code !== 0) throw new Error(said.trim().split('\n').filter(Boolean).at(-1) ?? `exit code ${code}`);
 }
 
 /**
@@ -100,15 +130,9 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<strin
       }),
     );
     try {
-      await promisify(execFile)(
-        process.execPath,
-        [allureCli(), 'generate', options.resultsDir, '--output', generated, '--config', config],
-        { cwd: work, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, maxBuffer: 16 * 1024 * 1024 },
-      );
+      await runAllure(['generate', options.resultsDir, '--output', generated, '--config', config]);
     } catch (error) {
-      const { stderr, stdout, message } = error as { stderr?: string; stdout?: string; message: string };
-      const said = `${stderr ?? ''}\n${stdout ?? ''}`.trim().split('\n').filter(Boolean).at(-1);
-      throw new Error(`the Allure report generator failed: ${said ?? message}`);
+      throw new Error(`the Allure report generator failed: ${(error as Error).message}`);
     }
     copyReplacingLinks(generated, options.outputDir);
     return join(options.outputDir, 'index.html');

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, randomBytes, X509Certificate } from 'node:crypto';
 import {
   closeSync,
   constants,
@@ -47,12 +47,77 @@ export function caDirectory(given?: string): string {
   return join(config, 'print-conformance', 'ca');
 }
 
-/** The CA's certificate when the CA exists, without making one; undefined when it does not. */
+/**
+ * The CA's certificate when the CA exists, without making one; undefined when it does not. Held to
+ * what loadOrCreateCa holds it to (the folder, the key, ca.pem the key's certificate): a ca.pem
+ * without its key, or beside another key, is no CA of ours and is never trusted.
+ */
 export function existingCaCertificate(dir: string): string | undefined {
+  if (!checkFolder(dir)) return undefined;
+  const pair = readKeyFile(join(dir, KEY_FILE));
+  if (!pair) return undefined;
+  checkCertificateFile(dir, pair.certPem);
+  return pair.certPem;
+}
+
+/** Whoever can write in the CA's folder chooses what the proxy and a wrapped command trust. */
+function ownersAlone(path: string, what: string, stat: { uid: number; mode: number }, fix: string): void {
+  if (typeof process.getuid === 'function' && stat.uid !== process.getuid())
+    throw new UsageError(`${what} ${path} belongs to another user; use a CA folder of your own (--ca-dir)`);
+  if ((stat.mode & 0o022) !== 0)
+    throw new UsageError(`${what} ${path} can be written by others (mode ${(stat.mode & 0o777).toString(8)}); ${fix}`);
+}
+
+/** Whether the CA folder exists; refused when it is a link, or someone else's, or others can write in it. */
+function checkFolder(dir: string): boolean {
+  let stat: ReturnType<typeof lstatSync>;
   try {
-    return readFileSync(join(dir, CERT_FILE), 'utf8');
+    stat = lstatSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw new UsageError(`cannot read the CA folder ${dir}: ${fileProblem(error)}`);
+  }
+  if (stat.isSymbolicLink())
+    throw new UsageError(`the CA folder ${dir} is a symbolic link; name the folder itself with --ca-dir`);
+  if (!stat.isDirectory()) throw new UsageError(`the CA folder ${dir} is no folder; name another with --ca-dir`);
+  ownersAlone(dir, 'the CA folder', stat, `run chmod 700 on it, or name another with --ca-dir`);
+  return true;
+}
+
+/**
+ * ca.pem, checked as the key is (never through a link, the owner's, written by no one else) and
+ * against the key: a certificate that is not the key's is refused. Undefined when there is none.
+ */
+function checkCertificateFile(dir: string, keyCertificate: string): string | undefined {
+  const path = join(dir, CERT_FILE);
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP') throw new UsageError(`the CA certificate ${path} is a symbolic link; remove it`);
+    throw new UsageError(`cannot read the CA certificate ${path}: ${fileProblem(error)}`);
+  }
+  let text: string;
+  try {
+    ownersAlone(path, 'the CA certificate', fstatSync(fd), 'remove it and it is written again');
+    text = readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+  if (!sameCertificate(text, keyCertificate))
+    throw new UsageError(
+      `the CA certificate ${path} is not the certificate of the CA key beside it; remove it and it is written again`,
+    );
+  return text;
+}
+
+function sameCertificate(a: string, b: string): boolean {
+  try {
+    return new X509Certificate(a).raw.equals(new X509Certificate(b).raw);
   } catch {
-    return undefined;
+    return false;
   }
 }
 
@@ -63,6 +128,7 @@ export async function loadOrCreateCa(dir: string): Promise<LocalCa> {
   } catch (error) {
     throw new UsageError(`cannot make the CA folder ${dir}: ${fileProblem(error)}; name another with --ca-dir`);
   }
+  checkFolder(dir);
   const keyPath = join(dir, KEY_FILE);
   let created = false;
   let pair = readKeyFile(keyPath);
@@ -74,7 +140,7 @@ export async function loadOrCreateCa(dir: string): Promise<LocalCa> {
     if (!pair) throw new UsageError(`cannot read the CA key ${keyPath} just made`);
   }
   const certPath = join(dir, CERT_FILE);
-  if (existingCaCertificate(dir) !== pair.certPem) replaceFile(certPath, pair.certPem, 0o644);
+  if (checkCertificateFile(dir, pair.certPem) === undefined) replaceFile(certPath, pair.certPem, 0o644);
   const maker = await (await loadCertificateMaker()).forAuthority(pair.keyPem, pair.certPem);
   return { dir, certPath, certPem: pair.certPem, maker, created };
 }
@@ -104,9 +170,19 @@ function readKeyFile(path: string): { keyPem: string; certPem: string } | undefi
     const cert = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----\n?/.exec(text)?.[0];
     if (!key || !cert)
       throw new UsageError(`the CA key ${path} holds no key and certificate; remove it to make a new CA`);
+    if (!certificateOfKey(cert, key))
+      throw new UsageError(`the CA key ${path} holds a certificate of another key; remove it to make a new CA`);
     return { keyPem: key.endsWith('\n') ? key : `${key}\n`, certPem: cert.endsWith('\n') ? cert : `${cert}\n` };
   } finally {
     closeSync(fd);
+  }
+}
+
+function certificateOfKey(certPem: string, keyPem: string): boolean {
+  try {
+    return new X509Certificate(certPem).checkPrivateKey(createPrivateKey(keyPem));
+  } catch {
+    return false;
   }
 }
 

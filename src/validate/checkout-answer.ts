@@ -7,7 +7,7 @@ import { isMasked, isMaskedWhole, portInRange, SECRET_MASK } from './exchange.js
 import { Judging } from './judging.js';
 import { ADDRESS_FIELDS, displayPath, extraMembers, memberOf, modelOf, schemaProblems, stringAt } from './model.js';
 import type { CheckoutSetUp } from './state.js';
-import { rootProblems, XSI_NAMESPACE } from './xml.js';
+import { rootProblems, type XmlElement, XSI_NAMESPACE } from './xml.js';
 
 // What a checkout's documents say by themselves: a set-up's casing, and an answer's casing, nil
 // Tax, shape, members the description does not name, Status, PaymentUrl, Country and the set-up it
@@ -77,6 +77,14 @@ export function setUpOf(model: unknown): CheckoutSetUp {
   return typeof returnUrl === 'string' ? { returnUrl, address } : { address };
 }
 
+/** What stands in for Tax when an element of that local name is in a namespace. */
+function foreignTaxMessage(root: XmlElement): string | undefined {
+  const foreign = root.children.find((child) => child.local === 'Tax');
+  return foreign
+    ? `XML checkout has no <Tax> in no namespace under the root: <${foreign.name}> is in namespace ${foreign.namespace ?? '(none)'}`
+    : undefined;
+}
+
 function checkTax(document: Document, out: Judging): void {
   if (document.format === 'json') {
     const value = document.value;
@@ -87,10 +95,19 @@ function checkTax(document: Document, out: Judging): void {
     }
     return;
   }
-  const taxes = document.root.children.filter((child) => child.local === 'Tax');
+  // Tax is the element of that name in no namespace, as every member of the checkout is (or in its
+  // root's, where checkout.xml.root finds one on the whole document): an <xsi:Tax>, or a Tax under a
+  // default namespace of its own, is another element, which a reader binding Tax skips.
+  const isTax = (child: XmlElement) =>
+    child.local === 'Tax' && (child.namespace === undefined || child.namespace === document.root.namespace);
+  const taxes = document.root.children.filter(isTax);
   const tax = taxes[0];
   if (!tax) {
-    out.add('checkout.xml.tax-nil', 'response', 'XML checkout has no <Tax> element under the root');
+    out.add(
+      'checkout.xml.tax-nil',
+      'response',
+      foreignTaxMessage(document.root) ?? 'XML checkout has no <Tax> element under the root',
+    );
     return;
   }
   if (taxes.length > 1) {

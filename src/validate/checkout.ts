@@ -34,16 +34,17 @@ function refusesContent(status: number): boolean {
 }
 
 /**
- * A set-up that breaks no must rule, refused all the same: an XML one is a service that does not
- * take XML (format.xml-request), and one whose ReturnUrl lies in range a service that miscounts it
- * (checkout.return-url.length). Traffic shows these; the suite's own probes say them more exactly.
+ * A set-up that breaks no must rule, refused all the same: a service that does not take the request
+ * as its writer wrote it (format.xml-request, format.json-request), and, when its ReturnUrl lies in
+ * range, one that miscounts it (checkout.return-url.length). Traffic shows these; the suite's own probes say them more exactly.
  */
 function refusedSetUp(read: ReadBodies, requestModel: unknown, status: number, out: Judging): void {
-  if (read.requestFormat === 'xml') {
+  const format = read.requestFormat;
+  if (format === 'xml' || format === 'json') {
     out.add(
-      'format.xml-request',
+      format === 'xml' ? 'format.xml-request' : 'format.json-request',
       'response',
-      `a well-formed XML checkout set-up that breaks no must rule was answered ${status}`,
+      `a well-formed ${format.toUpperCase()} checkout set-up that breaks no must rule was answered ${status}`,
     );
   }
   const returnUrl = stringAt(requestModel, '/returnUrl');

@@ -130,6 +130,13 @@ export function encodingProblem(
   if (!suspect && declared === undefined && (charset === undefined || encodingOf(charset)?.family === 'utf-8'))
     return undefined;
 
+  // A NUL beside each ASCII character is UTF-16 without its byte order mark, read one byte a
+  // character: whatever a charset or declaration names, the bytes are not UTF-8, so no message may
+  // say they are.
+  if (!bom && looksLikeBomlessUtf16(text))
+    return format === 'json'
+      ? 'JSON is UTF-16 without a byte order mark (a NUL byte beside each ASCII character); RFC 8259 requires UTF-8'
+      : 'the body is UTF-16 without a byte order mark (a NUL byte beside each ASCII character), which XML 1.0 (4.3.3) requires of UTF-16';
   const bytes = bytesOf(text, size);
   if (format === 'json') {
     if (bytes === 'utf-16') return 'JSON is UTF-16; RFC 8259 requires UTF-8';

@@ -81,7 +81,10 @@ export interface RecordedResponse {
 export interface Exchange {
   id?: string;
   startedAt?: string;
+  /** From the request's start to the answer's end. */
   durationMs?: number;
+  /** From the request's start to the answer's head. */
+  headMs?: number;
   request: RecordedRequest;
   /** Absent when no answer came (connection refused, reset, timeout): see `error`. */
   response?: RecordedResponse;

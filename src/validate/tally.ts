@@ -1,5 +1,6 @@
 import type { ExchangeFacts, ExchangeKind } from '../contract/exchange-facts.js';
 import { RULES, type Rule, type RuleId, ruleById } from '../contract/rules.js';
+import { keptCopy } from '../findings/kept-copy.js';
 import type {
   CoverageData,
   ExchangeSummary,
@@ -264,7 +265,11 @@ export class Tally {
     const shown = (this.kept.get(violation.rule) ?? 0) + 1;
     this.kept.set(violation.rule, shown);
     if (shown > KEPT_PER_RULE) return;
-    this.tables.findings.push(findingOf(violation, format, this.options.summarise(exchange, violation), at));
+    // Kept for the session's whole life: a copy holding nothing of the exchange, whose summary is cut
+    // from bodies that may be megabytes (a cut string keeps its whole original alive).
+    this.tables.findings.push(
+      keptCopy(findingOf(violation, format, this.options.summarise(exchange, violation), at)).copy,
+    );
   }
 
   /** An exchange of traffic that is not the interface: counted by reason, judged by no rule. */

@@ -15,15 +15,25 @@ beforeAll(() => {
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('the console', () => {
-  it('run --quiet prints the summary on stdout and nothing else, anywhere', async () => {
+  it('run --quiet prints the summary line and where the reports went, and nothing else, anywhere', async () => {
     const result = await runCli(['--quiet', '--report-dir', join(folder, 'quiet')]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe('');
-    const lines = result.stdout.split('\n');
-    expect(lines[0]).toMatch(/^VERDICT +RULE +SEVERITY +EVIDENCE \/ REASON$/);
-    expect(result.stdout).not.toMatch(/vitest|JUNIT |report written|Test Files/i);
     expect(result.stdout).not.toContain('\u001b[');
-    expect(lines.at(-4)).toMatch(/^\d+ passed, 0 failed, 0 warnings, 0 untested, \d+ skipped, \d+ observed — /);
+    const lines = result.stdout.split('\n');
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^\d+ passed, 0 failed, 0 warnings, 0 untested, \d+ skipped, \d+ observed — .* in \d+\.\d s$/,
+      ),
+      expect.stringMatching(/^reports: .*results\.json, .*junit\.xml, .*allure-results\/$/),
+      expect.stringMatching(/^HTML report: .*print-conformance report --report-dir /),
+      '',
+    ]);
+    // The table stays for the default.
+    const loud = await runCli(['--report-dir', join(folder, 'loud')]);
+    expect(loud.stdout).toMatch(/^VERDICT +RULE +SEVERITY +EVIDENCE \/ REASON$/m);
+    expect(loud.stdout).toMatch(/^pass +checkout\.echo /m);
+    expect(loud.stdout).toContain('Coverage');
   });
 
   it('run --verbose gives a reason for every rule it skips, in its progress', async () => {

@@ -7,7 +7,8 @@ import { runCli, startListeningCli } from '../helpers/cli.js';
 import { setUpWithShortReturnUrl } from '../helpers/proxy-fixture.js';
 
 // --quiet, as the README gives it for every command that judges: no progress or per-exchange lines
-// on stderr, the summary still on stdout, problems still said.
+// on stderr; on stdout the failures and the summary line, not the table of what held; problems
+// still said.
 
 let service: ReferenceService;
 let folder: string;
@@ -35,9 +36,18 @@ describe('--quiet', () => {
     const quiet = await runCli(['validate', recording, '--report-dir', join(folder, 'r'), '--quiet']);
     expect(quiet.code).toBe(loud.code);
     expect(quiet.stderr).toBe('');
-    // The same summary, but for the run's time on its last line.
+    // The failure as the full table tells it, and the same summary line, but for the run's time.
     const withoutTime = (text: string) => text.replace(/ in \d+\.\d s\n$/, '');
-    expect(withoutTime(quiet.stdout)).toBe(withoutTime(loud.stdout));
+    const lastLine = (text: string) => withoutTime(text).split('\n').at(-1);
+    expect(lastLine(quiet.stdout)).toBe(lastLine(loud.stdout));
+    // The full table goes on with the next rules; the columns are as wide as the rules shown need.
+    const failure = (text: string) =>
+      text.slice(text.indexOf('FAIL'), text.indexOf('\n\n', text.indexOf('FAIL'))).replace(/ +/g, ' ');
+    expect(failure(quiet.stdout)).toMatch(/^FAIL +checkout\.get\.shape/);
+    expect(failure(loud.stdout).startsWith(failure(quiet.stdout))).toBe(true);
+    expect(loud.stdout).toMatch(/^pass /m);
+    expect(quiet.stdout).not.toMatch(/^(pass|skip|seen) /m);
+    expect(quiet.stdout).not.toContain('Coverage');
     const merged = await runCli([
       'merge',
       join(folder, 'r', 'results.json'),
@@ -48,6 +58,7 @@ describe('--quiet', () => {
     expect(merged.code, merged.stderr).toBe(quiet.code);
     expect(merged.stderr).toBe('');
     expect(merged.stdout).toMatch(/FAIL +checkout\.get\.shape/);
+    expect(merged.stdout).not.toMatch(/^(pass|skip|seen) /m);
   });
 
   it('proxy logs no exchange but prints its verdict table', async () => {

@@ -82,7 +82,9 @@ browserTest('the live page', () => {
     const waited = await until(`!!document.querySelector('tbody tr[data-seq="${checkout}"]')`, 1000);
     expect(waited).toBeLessThan(1000);
     const shown = await rows();
-    expect(shown.find((row) => row.seq === checkout)?.text).toMatch(/POST.*\/v2\/checkout\/.*201keeps-it✓/);
+    expect(shown.find((row) => row.seq === checkout)?.text).toMatch(
+      /POST.*\/v2\/checkout\/.*201keeps-it\d+ \/ \d+ ms↑ \d+ B ↓ \d+ B✓/,
+    );
     expect(shown.find((row) => row.seq === seqOf('/orders'))?.text).toMatch(/orders.*not judged/);
     // Nothing but the client's own traffic: the page itself sends nothing to the target.
     expect(setup.proxy.feed.last).toBe(2);

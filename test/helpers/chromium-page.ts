@@ -131,18 +131,23 @@ export class ChromiumPage {
     await loaded;
   }
 
-  /** The value of a JavaScript expression evaluated in the page. */
+  /** The value of a JavaScript expression evaluated in the page (a promise's, once it settles). */
   async evaluate<T>(expression: string): Promise<T> {
-    const { result } = (await this.command('Runtime.evaluate', { expression, returnByValue: true })) as {
+    const { result } = (await this.command('Runtime.evaluate', {
+      expression,
+      returnByValue: true,
+      awaitPromise: true,
+    })) as {
       result: { value: T };
     };
     return result.value;
   }
 
-  /** Clicks the middle of an element with the mouse, as a person does, and waits for the page it leads to. */
+  /** Clicks the middle of an element (its first line) with the mouse, as a person does, and waits for the page it leads to. */
   async clickAndFollow(selector: string): Promise<void> {
     const box = await this.evaluate<{ x: number; y: number } | null>(
-      `(() => { const r = document.querySelector(${JSON.stringify(selector)})?.getBoundingClientRect();
+      // The first line's box: the middle of a link wrapped over two lines may be beside both.
+      `(() => { const r = document.querySelector(${JSON.stringify(selector)})?.getClientRects()[0];
         return r ? { x: r.x + r.width / 2, y: r.y + r.height / 2 } : null; })()`,
     );
     if (!box) throw new Error(`no ${selector} on the page`);

@@ -278,6 +278,26 @@ describe('curl command of a body the recording does not hold', () => {
     }
   });
 
+  it('goes through a proxy when given one, so that the request sent again passes it', async () => {
+    const recorded = { request: { method: 'GET', url: 'http://api.example.test/v2/checkout/A', headers: {} } };
+    const command = curlCommand(recorded, { proxy: `${base}/` });
+    expect(command).toBe(`curl --proxy ${base}/ http://api.example.test/v2/checkout/A`);
+    expect((await replay(command)).url).toBe('http://api.example.test/v2/checkout/A');
+  });
+
+  it('reads a body kept whole but too large for the line from where it is kept', async () => {
+    const file = Buffer.alloc(10_000, 0x25);
+    const recorded = exchange('POST', '/v2/files/A', { 'content-type': 'application/pdf' }, bytes(file));
+    const command = curlCommand(recorded, { bodyUrl: `${base}/kept-body` });
+    expect(command).toBe(
+      `curl -s ${base}/kept-body | curl -H 'content-type: application/pdf' --data-binary @- ${base}/v2/files/A`,
+    );
+    expect(command).not.toMatch(/not kept|#/);
+    // The loopback server answers "ok" to the body's download: that is what goes up again.
+    const arrived = await replay(command);
+    expect([arrived.method, arrived.url, arrived.body.toString()]).toEqual(['POST', '/v2/files/A', 'ok']);
+  });
+
   it('leaves a body larger than the limit to a file too', () => {
     const recorded = exchange('POST', '/v2/checkout/A', { 'content-type': 'application/json' }, text('{"a":1}'));
     expect(curlCommand(recorded, { maxBodyBytes: 4 })).toContain('--data-binary @body.json');

@@ -17,7 +17,7 @@ describe('the packed tarball', () => {
       const [pack] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
       const paths = pack.files.map((f) => f.path);
       expect(paths).toContain('bin/print-conformance.js');
-      expect(paths).toContain('dist/suites/probe.global.js');
+      expect(paths).toContain('dist/suites/index.js');
       expect(paths).toContain('schemas/checkout.json');
       expect(paths.filter((p) => /^(src|test|bench|suites|proxy)\//.test(p))).toEqual([]);
 

@@ -37,6 +37,20 @@ async function post(url: string, contentType: string, body: string | Buffer, acc
 }
 
 describe('the reference service reads checkout requests', () => {
+  it('takes a member written null or nil for one left out, at every depth, as Json.NET, Jackson and DataContract write it', async () => {
+    const url = await checkoutUrl();
+    for (const model of [{ returnUrl: null, billing: null }, { billing: { address: null } }]) {
+      const answer = await post(url, JSON_TYPE, JSON.stringify(model));
+      expect([answer.status, answer.failures], JSON.stringify(model)).toEqual([201, []]);
+    }
+    const nilAddress = checkoutRequestBody('xml', 'https://shop.example.test/r').replace(
+      /<Address>[\s\S]*<\/Address>/,
+      '<Address xsi:nil="true" />',
+    );
+    expect(nilAddress).toContain('<Address xsi:nil="true" />');
+    expect((await post(url, XML, nilAddress)).status).toBe(201);
+  });
+
   it('counts ReturnUrl in UTF-16 units: empty refused, 512 with é taken, 513 that are 512 code points refused', async () => {
     const url = await checkoutUrl();
     for (const [format, type] of [

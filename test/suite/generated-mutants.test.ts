@@ -59,7 +59,12 @@ const textUpToMarkup: Reader = (model, text) => {
   return { ...model, billing: { ...billing, address } };
 };
 
-const MUTANTS: { name: string; dialect: Partial<Dialect>; fails: RuleId }[] = [
+/**
+ * `fails`: the rule a variant's fault is found under. `orRefused`: a variant whose fault makes a
+ * valid set-up too long may get it refused instead, which is filed under the request rule of its
+ * format (format.json-request, format.xml-request): either finds it.
+ */
+const MUTANTS: { name: string; dialect: Partial<Dialect>; fails: RuleId; orRefused?: boolean }[] = [
   {
     name: 'a storage layer that stores characters outside the BMP as "?"',
     dialect: { readCheckout: onAddress((value) => value.replace(/[\u{10000}-\u{10FFFF}]/gu, '?')) },
@@ -137,6 +142,8 @@ const MUTANTS: { name: string; dialect: Partial<Dialect>; fails: RuleId }[] = [
           : model,
     },
     fails: 'checkout.echo',
+    // A host punycoded can make a ReturnUrl of 512 units longer: the set-up is then refused.
+    orRefused: true,
   },
   {
     name: "lxml's .text: a value read up to the first comment or processing instruction inside it",
@@ -149,6 +156,12 @@ const MUTANTS: { name: string; dialect: Partial<Dialect>; fails: RuleId }[] = [
     fails: 'http.no-server-error',
   },
 ];
+
+/** The rule a variant's fault was found under: `fails`, or a request rule when refusals count. */
+function foundUnder(failed: readonly RuleId[], fails: RuleId, orRefused = false): RuleId {
+  if (failed.includes(fails) || !orRefused) return fails;
+  return failed.find((id) => id === 'format.json-request' || id === 'format.xml-request') ?? fails;
+}
 
 /** The suite as `run` makes it, in this process: the fixed probes, then (if asked) generated ones. */
 async function suiteAgainst(dialect: Partial<Dialect>, generate?: { seed: number; runs: number }) {
@@ -196,18 +209,19 @@ async function suiteAgainst(dialect: Partial<Dialect>, generate?: { seed: number
 describe('run --generate', () => {
   it.each(MUTANTS.flatMap((mutant) => [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((seed) => ({ ...mutant, seed }))))(
     'seed $seed: $name',
-    async ({ dialect, fails, seed }) => {
+    async ({ dialect, fails, orRefused, seed }) => {
       const generated = await suiteAgainst(dialect, { seed, runs: DEFAULT_RUNS });
-      expect(generated.failed).toContain(fails);
+      expect(generated.failed).toContainEqual(foundUnder(generated.failed, fails, orRefused));
     },
   );
-  it.each(MUTANTS)('finds $name, which the fixed probes miss, under $fails', async ({ dialect, fails }) => {
+  it.each(MUTANTS)('finds $name, which the fixed probes miss, under $fails', async ({ dialect, fails, orRefused }) => {
     const fixed = await suiteAgainst(dialect);
     expect(fixed.failed).toEqual([]);
     const generated = await suiteAgainst(dialect, { seed: 1, runs: DEFAULT_RUNS });
-    expect(generated.failed).toContain(fails);
+    const rule = foundUnder(generated.failed, fails, orRefused);
+    expect(generated.failed).toContain(rule);
     expect(generated.report?.failures.length, JSON.stringify(generated.report)).toBeGreaterThan(0);
-    const finding = generated.rules.find((rule) => rule.id === fails)?.failures[0];
+    const finding = generated.rules.find((found) => found.id === rule)?.failures[0];
     expect(finding?.message).toMatch(/\[generated \(.+\), shrunk in \d+ steps; --generate 100 --seed 1 repeats it\]/);
     expect(finding?.exchange.curl).toMatch(/(^|\| )curl /);
   });
@@ -222,7 +236,9 @@ describe('run --generate', () => {
       },
     };
     const generated = await suiteAgainst(noFragments, { seed: 1, runs: DEFAULT_RUNS });
-    expect(generated.failed).toContain('checkout.echo');
+    expect(generated.failed.filter((id) => id === 'format.json-request' || id === 'format.xml-request')).not.toEqual(
+      [],
+    );
     expect(generated.failed).not.toContain('checkout.return-url.length');
   });
 

@@ -1,21 +1,21 @@
 import { type ProxyHandle, startProxy } from '../../proxy/proxy-server.js';
+import { runSuite } from '../../src/cli/run-suite.js';
 import { RULES, type RuleId, ruleById } from '../../src/contract/rules.js';
 import type { RuleResult } from '../../src/findings/types.js';
 import { discoverUrls, secondCheckout } from '../../src/http/discover.js';
 import type { SuiteConfig } from '../../src/probes/index.js';
-import { probeService, suiteContext } from '../../src/probes/index.js';
 import { ProbeRun } from '../../src/probes/probe-run.js';
 import { RecordingJudge } from '../../src/recording/recording-judge.js';
 import type { Dialect } from '../../src/reference/dialect.js';
 import { startReferenceService } from '../../src/reference/service.js';
 import type { Exchange } from '../../src/validate/exchange.js';
-import { emptyTally, mergeTallies, type TallyData } from '../../src/validate/tally.js';
-import { exitCodeOf, verdictsOf } from '../../src/validate/verdicts.js';
+import { emptyTally, type TallyData } from '../../src/validate/tally.js';
+import { exitCodeOf } from '../../src/validate/verdicts.js';
 
 // The conformance suite run in this process against a variant of the reference service, as `run`
-// runs it (find the URLs, probe, one verdict per rule from the merged tally) without a CLI process
-// and a vitest run of its own per variant: the matrix of variants stays fast. The CLI's own path
-// (vitest suite files, reports, exit codes) is tested apart, in run-command.test.ts.
+// runs it (find the URLs, then the suite files through the suite's engine, one verdict per rule)
+// without a CLI process per variant: the matrix of variants stays fast. The CLI's own path
+// (options, reports, exit codes) is tested apart, in run-command.test.ts.
 
 export interface SuiteVariant {
   dialect: Partial<Dialect>;
@@ -87,10 +87,9 @@ export async function runSuiteAt(baseUrl: string, slots: SuiteVariant['slots'] =
   const preflight = new ProbeRun(config);
   for (const exchange of [...urls.exchanges, ...second.exchanges]) preflight.record(exchange, { format: 'any' });
   config.preflight = preflight.tally.data;
-  const run = new ProbeRun(config);
-  await probeService(run);
-  // As suites/rule-tests.ts: every rule's verdict from the preflight and the probes together.
-  const rules = verdictsOf(mergeTallies([config.preflight, run.tally.data]), suiteContext(config));
+  // The suite files through the suite's engine, as `run` runs them (without its reports).
+  const run = await runSuite({ config, progress: false });
+  const { rules } = run;
   return {
     rules,
     statuses: new Map(rules.map((rule) => [rule.id, rule.status])),
@@ -100,7 +99,7 @@ export async function runSuiteAt(baseUrl: string, slots: SuiteVariant['slots'] =
       .sort(),
     untestedMust: rules.filter((r) => r.status === 'untested' && ruleById(r.id).severity === 'must').map((r) => r.id),
     code: exitCodeOf(rules),
-    exchanges: [...urls.exchanges, ...second.exchanges, ...run.exchanges],
+    exchanges: [...urls.exchanges, ...second.exchanges, ...run.made],
     detail: (id) =>
       rules
         .find((rule) => rule.id === id)

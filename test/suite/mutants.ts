@@ -6,6 +6,8 @@ import { STACK_DIALECTS, STACK_MUTANTS } from './stack-variants.js';
 import { STATE_MUTANTS } from './state-faults.js';
 import { UNUSUAL_DIALECTS } from './unusual-dialects.js';
 import { UPLOAD_DIALECTS, UPLOAD_MUTANTS } from './upload-faults.js';
+import { WRITER_DIALECTS } from './writer-dialects.js';
+import { WRITER_MUTANTS } from './writer-mutants.js';
 
 export type { Mutant, StarvedVariant } from './mutant-helpers.js';
 
@@ -54,18 +56,18 @@ const BASIC: Mutant[] = [
   },
   { name: 'a ReturnUrl of 4 accepted', dialect: { returnUrlMin: 4 }, fails: ['checkout.return-url.length'] },
   { name: 'a ReturnUrl of 513 accepted', dialect: { returnUrlMax: 513 }, fails: ['checkout.return-url.length'] },
-  // In traffic a sound set-up refused is the service's fault: XML ones under format.xml-request too.
+  // In traffic a sound set-up refused is the service's fault: under the rule of its format too.
   {
     name: 'a ReturnUrl of 5 refused',
     dialect: { returnUrlMin: 6 },
     fails: ['checkout.return-url.length'],
-    traffic: ['checkout.return-url.length', 'format.xml-request'],
+    traffic: ['checkout.return-url.length', 'format.json-request', 'format.xml-request'],
   },
   {
     name: 'a ReturnUrl of 512 refused',
     dialect: { returnUrlMax: 511 },
     fails: ['checkout.return-url.length'],
-    traffic: ['checkout.return-url.length', 'format.xml-request'],
+    traffic: ['checkout.return-url.length', 'format.json-request', 'format.xml-request'],
   },
   {
     name: 'a fresh set-up that is not Open',
@@ -148,6 +150,7 @@ export const BREAKING: Mutant[] = [
   ...NEGOTIATION_MUTANTS,
   ...STATE_MUTANTS,
   ...UPLOAD_MUTANTS,
+  ...WRITER_MUTANTS,
 ];
 
 export const CONFORMANT_DIALECTS: Mutant[] = [
@@ -166,6 +169,7 @@ export const CONFORMANT_DIALECTS: Mutant[] = [
   ...STACK_DIALECTS,
   ...NEGOTIATION_DIALECTS,
   ...UPLOAD_DIALECTS,
+  ...WRITER_DIALECTS,
 ];
 
 /**

@@ -6,8 +6,8 @@ import { type Mutant, ok, type Rewrite } from './mutant-helpers.js';
 // counted otherwise than in UTF-16 units, an XML request read by its bytes or prefixes, the answer's
 // format taken from something other than Accept, a checkout's state kept or cached wrongly. In
 // traffic (validate, the proxy) a sound set-up refused is a service's fault whatever refused it: the
-// ReturnUrl it carried was in range (checkout.return-url.length), and an XML one was refused as
-// XML (format.xml-request).
+// ReturnUrl it carried was in range (checkout.return-url.length), and it was refused as the format
+// it was written in (format.xml-request, format.json-request).
 
 const between = (n: number) => n >= 5 && n <= 512;
 
@@ -36,7 +36,7 @@ export const REQUEST_MUTANTS: Mutant[] = [
     name: 'ReturnUrl counted in UTF-8 bytes',
     dialect: { returnUrlAccepted: (v) => between(Buffer.byteLength(v)) },
     fails: ['checkout.return-url.length'],
-    traffic: ['checkout.return-url.length', 'format.xml-request'],
+    traffic: ['checkout.return-url.length', 'format.json-request', 'format.xml-request'],
   },
   {
     name: 'ReturnUrl counted in code points',
@@ -87,8 +87,8 @@ export const REQUEST_MUTANTS: Mutant[] = [
   {
     name: 'a charset parameter in Content-Type refused (the media type compared whole)',
     dialect: { refuseCheckout: (request) => (request.headers['content-type']?.includes(';') ? 415 : undefined) },
-    fails: ['format.xml-request', 'checkout.response.schema'],
-    traffic: ['checkout.return-url.length', 'format.xml-request'],
+    fails: ['format.json-request', 'format.xml-request'],
+    traffic: ['checkout.return-url.length', 'format.json-request', 'format.xml-request'],
   },
   {
     name: 'POST checkout answered in the format of the request body, not of Accept',

@@ -107,7 +107,8 @@ export const STATE_MUTANTS: Mutant[] = [
   {
     name: 'an empty address written as [] (PHP json_encode of an empty array)',
     dialect: { extraAddressMembers: {}, rewrite: emptyAddressAsArray },
-    fails: ['checkout.response.schema'],
+    // The GET of a checkout before its first set-up reads an empty address too.
+    fails: ['checkout.get.shape', 'checkout.response.schema'],
   },
   {
     name: 'XML members read as a sequence in the documented order (XmlSerializer with Order): others dropped',

@@ -145,6 +145,14 @@ describe('checkout.xml.tax-nil', () => {
     }
   });
 
+  it('finds Tax by its namespace too: an <xsi:Tax> or a Tax under a default namespace is not Tax', () => {
+    for (const tax of ['<xsi:Tax xsi:nil="true" />', '<Tax xmlns="urn:print-api" xsi:nil="true" />']) {
+      const violations = validateExchange(checkoutPost('xml', undefined, withTax(tax)));
+      expect(violations.map((v) => v.rule).sort(), tax).toEqual(['checkout.xml.root', 'checkout.xml.tax-nil']);
+      expect(violations.find((v) => v.rule === 'checkout.xml.tax-nil')?.message, tax).toMatch(/is in namespace/);
+    }
+  });
+
   it('fails a Tax nested below the root rather than its child', () => {
     const nested = withTax('').replace('<Billing>', '<Billing>\n    <Tax xsi:nil="true" />');
     expect(failing(checkoutPost('xml', undefined, nested))).toContain('checkout.xml.tax-nil@response');
@@ -180,9 +188,10 @@ describe('checkout.return-url.length (UTF-16 code units)', () => {
       const url = n === 5 ? 'a://b' : ofLength(n);
       expect(url.length).toBe(n);
       expect(failing(checkoutPost('json', withReturnUrl(url), echoing(url), 201))).toEqual([]);
-      // Refused, a ReturnUrl in range is the service's fault.
+      // Refused, a ReturnUrl in range is the service's fault (and so is refusing a sound JSON set-up).
       expect(failing(checkoutPost('json', withReturnUrl(url), '{"message":"too long"}', 400))).toEqual([
         'checkout.return-url.length@response',
+        'format.json-request@response',
       ]);
     }
     for (const n of [4, 513]) {

@@ -79,6 +79,20 @@ describe('format.well-formed: encodings as a strict parser holds them', () => {
     ]);
   });
 
+  it('never says the body is UTF-8 of UTF-16 without a byte order mark, whatever its charset names', () => {
+    const xml = checkoutResponseXml().replace('?>', ' encoding="utf-16"?>');
+    for (const contentType of ['application/xml; charset=utf-16', 'text/xml; charset=UTF-16LE', 'application/xml']) {
+      const said = messages(answeredWith(Buffer.from(xml, 'utf16le'), contentType));
+      expect(said.length, contentType).toBeGreaterThan(0);
+      expect(said[0], contentType).toMatch(/UTF-16 without a byte order mark/);
+      expect(said.join(), contentType).not.toMatch(/is UTF-8/);
+    }
+    const json = messages(
+      answeredWith(Buffer.from(checkoutResponseJson(), 'utf16le'), 'application/json; charset=utf-16', 'json'),
+    );
+    expect(json[0]).toMatch(/UTF-16 without a byte order mark/);
+  });
+
   it('accepts a UTF-8 byte order mark and an encoding="utf-8" declaration on XML', () => {
     expect(failing(checkoutGet('xml', `\uFEFF${checkoutResponseXml()}`))).toEqual([]);
     expect(failing(checkoutGet('xml', declaring('utf-8')))).toEqual([]);

@@ -178,6 +178,113 @@ describe('format.xml-request', () => {
   });
 });
 
+describe('format.json-request', () => {
+  const error = '{"message":"unsupported"}';
+  const withoutReturnUrl = JSON.stringify({ billing: { address: { name: 'Print API', country: 'NL' } } });
+
+  it('flags a 4xx or 5xx to a well-formed JSON set-up that breaks no must rule, ReturnUrl or none', () => {
+    for (const status of [400, 415, 422])
+      expect(failing(checkoutPost('json', withoutReturnUrl, error, status)), String(status)).toEqual([
+        'format.json-request@response',
+      ]);
+    expect(failing(checkoutPost('json', undefined, error, 415))).toEqual([
+      'checkout.return-url.length@response',
+      'format.json-request@response',
+    ]);
+    expect(failing(checkoutPost('json', withoutReturnUrl, error, 500))).toEqual([
+      'format.json-request@response',
+      'http.no-server-error@response',
+    ]);
+  });
+
+  it('takes a member written null for one left out: a set-up with "billing": null is sound', () => {
+    const nulls = JSON.stringify({ returnUrl: null, billing: null });
+    expect(failing(checkoutPost('json', nulls, error, 400))).toEqual(['format.json-request@response']);
+    const tested = judgeExchange(checkoutPost('json', nulls, error, 400)).tested;
+    expect(tested.some((t) => t.rule === 'format.json-request' && t.side === 'response')).toBe(true);
+  });
+
+  it('leaves malformed set-ups and those that break a must rule to the service to refuse', () => {
+    expect(failing(checkoutPost('json', '{"returnUrl":', error, 400))).toEqual(['format.well-formed@request']);
+    expect(failing(checkoutPost('json', JSON.stringify({ ReturnUrl: 'https://e.test/x' }), error, 400))).toEqual([
+      'checkout.json.casing@request',
+    ]);
+    for (const status of [401, 403, 404, 405, 409, 410])
+      expect(failing(checkoutPost('json', withoutReturnUrl, error, status)), String(status)).toEqual([]);
+  });
+});
+
+describe('the spellings writers give a set-up, as validate and the proxy judge them', () => {
+  const single = (xml: string) => xml.replace(/^<\?xml version="1.0"\?>/, "<?xml version='1.0' encoding='UTF-8'?>");
+  const nilBilling = (xml: string) => xml.replace(/<Billing>[\s\S]*<\/Billing>/, '<Billing xsi:nil="true" />');
+  const withEmail = (xml: string) => xml.replace('</Country>', '</Country>\n      <Email>a@shop.example.test</Email>');
+  const references = (xml: string) => xml.replace(/<Name>[^<]*<\/Name>/, '<Name>Caf&#233; M&#xFC;ller</Name>');
+  const xmlForms: [string, (xml: string) => string, string][] = [
+    ['text/xml', (xml) => xml, 'text/xml'],
+    ['a single-quoted declaration', single, 'application/xml'],
+    ['a nil Billing', nilBilling, 'application/xml'],
+    ['an Email in the address', withEmail, 'application/xml'],
+    ['character references', references, 'application/xml; charset=utf-8'],
+  ];
+
+  it('finds no fault in an XML set-up written so and taken, and the service at fault when it refuses one', () => {
+    for (const [what, spell, type] of xmlForms) {
+      const request = spell(checkoutRequestXml());
+      const taken = checkoutPost('xml', request);
+      taken.request.headers['content-type'] = type;
+      expect(failing(taken), what).not.toContainEqual(expect.stringMatching(/@request$/));
+      const refused = checkoutPost('xml', request, '<Error><Message>unsupported</Message></Error>', 415);
+      refused.request.headers['content-type'] = type;
+      expect(failing(refused), what).toContain('format.xml-request@response');
+    }
+  });
+
+  it('does the same for JSON set-ups as Json.NET, Jackson and the real service guides write them', () => {
+    const sample = JSON.parse(checkoutRequestJson()) as Record<string, unknown>;
+    const jsonForms: [string, string, string][] = [
+      ['charset=UTF-8', JSON.stringify(sample), 'application/json;charset=UTF-8'],
+      ['billing null', JSON.stringify({ ...sample, billing: null }), 'application/json'],
+      ['returnUrl null', JSON.stringify({ ...sample, returnUrl: null }), 'application/json'],
+    ];
+    for (const [what, request, type] of jsonForms) {
+      const refused = checkoutPost('json', request, '{"message":"unsupported"}', 415);
+      refused.request.headers['content-type'] = type;
+      expect(failing(refused), what).toContain('format.json-request@response');
+      expect(failing(refused), what).not.toContainEqual(expect.stringMatching(/@request$/));
+    }
+  });
+});
+
+describe('checkout.request.schema: a member null or nil is one left out', () => {
+  it('finds nothing to say of a null returnUrl or billing, nor of a nil Billing or ReturnUrl', () => {
+    expect(failing(checkoutPost('json', JSON.stringify({ returnUrl: null, billing: null })))).toEqual([]);
+    expect(failing(checkoutPost('json', JSON.stringify({ billing: { address: null } })))).toEqual([]);
+    const nil = checkoutRequestXml()
+      .replace(/<Billing>[\s\S]*<\/Billing>/, '<Billing xsi:nil="true" />')
+      .replace(/<ReturnUrl>[^<]*<\/ReturnUrl>/, '<ReturnUrl xsi:nil="true" />');
+    expect(nil).toContain('<Billing xsi:nil="true" />');
+    expect(failing(checkoutPost('xml', nil))).toEqual([]);
+  });
+});
+
+describe('methods a checkout does not have', () => {
+  it('judges HEAD, OPTIONS, PUT and DELETE on a checkout by no 5xx alone, never as a read of it', () => {
+    for (const method of ['HEAD', 'OPTIONS', 'PUT', 'DELETE']) {
+      const exchange = checkoutGet('json', '', 405);
+      exchange.request.method = method;
+      exchange.response!.headers = { allow: 'GET, POST' };
+      expect(failing(exchange), method).toEqual([]);
+      const ok = checkoutGet('json', '', 200);
+      ok.request.method = method;
+      ok.response!.headers = {};
+      expect(failing(ok), method).toEqual([]);
+      const failed = checkoutGet('json', '{"message":"boom"}', 500);
+      failed.request.method = method;
+      expect(failing(failed), method).toEqual(['http.no-server-error@response']);
+    }
+  });
+});
+
 describe('http.no-server-error', () => {
   it('flags every 5xx', () => {
     expect(failing(checkoutGet('json', '{"message":"boom"}', 500))).toEqual(['http.no-server-error@response']);

@@ -42,7 +42,7 @@ interface Step {
 }
 
 /** Rules whose refusals each step judges by its expectation, as the fixed probes do. */
-const REFUSALS_JUDGED_BY_STEPS: RuleId[] = ['format.xml-request', 'checkout.return-url.length'];
+const REFUSALS_JUDGED_BY_STEPS: RuleId[] = ['format.xml-request', 'format.json-request', 'checkout.return-url.length'];
 
 /** What a case broke, judged as the suite judges (the service's side only), without recording it. */
 function brokenBy(steps: Step[]): Violation[] {
@@ -106,12 +106,12 @@ export async function runGenerated(run: ProbeRun, options: GenerateOptions): Pro
     const type = MEDIA_TYPE_OF[setUp.format];
     const what = `a generated ${valid ? 'valid' : 'invalid'} ${setUp.format.toUpperCase()} set-up`;
     // A refused valid set-up breaks what valid set-ups must get, not the ReturnUrl's bounds (which it
-    // keeps): XML ones format.xml-request, JSON ones checkout.echo (its values answered as sent).
+    // keeps): the rule of requests in its format.
     const rule: RuleId = !valid
       ? 'checkout.return-url.length'
       : setUp.format === 'xml'
         ? 'format.xml-request'
-        : 'checkout.echo';
+        : 'format.json-request';
     const post = await exchange('POST', config.checkoutUrl, { accept: type, 'content-type': type }, setUpBody(setUp));
     const steps: Step[] = [
       {
