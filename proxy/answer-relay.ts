@@ -15,6 +15,7 @@ import {
   statusLine,
 } from './message-head.js';
 import { describeViolations, type ProxyContext, VIOLATIONS_HEADER } from './proxy-context.js';
+import { requestBodySoFar } from './request-body.js';
 import { rewriteLocation, rewriteTargetUrls, StreamingUrlRewriter } from './rewrite-urls.js';
 import { writeClient, writeWhole } from './socket-writes.js';
 import type { AnswerEvents, Upstream, UpstreamFailure } from './upstream.js';
@@ -28,7 +29,8 @@ export interface RelayHost {
   upstream(): Upstream | undefined;
   /** The Connection fields (and the head's end) for this exchange's answer. */
   connectionFields(flight: Flight): string;
-  finish(flight: Flight): void;
+  /** The answer has gone to the client whole: the exchange ends once the request has too. */
+  answered(flight: Flight): void;
   failed(flight: Flight, failure: UpstreamFailure): void;
   /** `bytes` written to the client wait in its socket until it reads them: charged to the memory budget until then. */
   heldUntilRead(bytes: number): void;
@@ -104,9 +106,7 @@ export class AnswerRelay {
     const extra: Record<string, string> = {};
     if (context.violationsHeader) {
       const early = context
-        .judge({
-          request: { ...flight.exchange.request, body: flight.requestTap.finish(flight.headers['content-encoding']) },
-        })
+        .judge({ request: { ...flight.exchange.request, body: requestBodySoFar(flight) } })
         .filter((v) => v.severity !== 'observe');
       if (early.length > 0) extra[VIOLATIONS_HEADER] = describeViolations(early);
     }
@@ -176,13 +176,15 @@ export class AnswerRelay {
       if (answer.chunked) client.write(LAST_CHUNK);
       if (answer.empty) this.writeHead(flight, answer, {});
     }
-    exchange.request.body = flight.requestTap.finish(flight.headers['content-encoding']);
+    // An answer given before the request's body had all come (a 401, a 404 given without reading
+    // it) is judged here for its header only: the exchange is judged again once the body is whole.
+    exchange.request.body = requestBodySoFar(flight);
     // The tap kept a buffered answer too, and reads it as text once: judged, recorded and rewritten.
     const body = answer.tap.finish(answer.headers['content-encoding']);
     exchange.response = { status: answer.status, headers: answer.headers, body };
     exchange.violations = context.judge(exchange);
     if (!answer.buffered) {
-      this.host.finish(flight);
+      this.host.answered(flight);
       return;
     }
     // Read whole by the tap: one piece now.
@@ -199,7 +201,7 @@ export class AnswerRelay {
     this.writeHead(flight, answer, extra, bytes);
     // Until the client has read it, the answer is held in its socket: it stays charged to the budget.
     this.host.heldUntilRead(bytes.length);
-    this.host.finish(flight);
+    this.host.answered(flight);
   }
 
   private writeHead(flight: Flight, answer: Answer, extra: Record<string, string>, body?: Buffer): void {

@@ -203,17 +203,22 @@ export class BodyTap {
     this.parser?.write(chunk);
   }
 
+  /** The body as `finish` read it, if it was read. */
+  get read(): RecordedBody | undefined {
+    return this.finished;
+  }
+
   /** The body as seen, decoded (gzip, deflate, br) for validation when it was kept whole. */
   finish(contentEncoding?: string): RecordedBody {
     // Both the early (header-time) and the final judgement ask; the body is read once.
     if (this.finished) return this.finished;
-    this.finished = this.read(contentEncoding);
+    this.finished = this.readBody(contentEncoding);
     return this.finished;
   }
 
   private finished: RecordedBody | undefined;
 
-  private read(contentEncoding?: string): RecordedBody {
+  private readBody(contentEncoding?: string): RecordedBody {
     this.parser?.end();
     const body: RecordedBody = { size: this.size };
     if (this.size === 0) {

@@ -15,6 +15,7 @@ import { type MessageHead, MessageParser } from './http-parser.js';
 import { fieldLines, fieldValues, statusLine } from './message-head.js';
 import type { ProxyContext } from './proxy-context.js';
 import { RequestBackpressure } from './request-backpressure.js';
+import { requestBodyOf } from './request-body.js';
 import { lingerThenClose, writeWhole } from './socket-writes.js';
 import { TargetLink } from './target-link.js';
 import { UnreadAnswers } from './unread-answers.js';
@@ -88,7 +89,7 @@ export class ClientConnection {
       },
       upstream: () => this.target.current,
       connectionFields: (flight) => this.connectionFields(flight),
-      finish: (flight) => this.finish(flight),
+      answered: (flight) => this.answered(flight),
       failed: (flight, failure) => this.answerFailed(flight, failure),
       heldUntilRead: (bytes) => this.unread.held(bytes),
     });
@@ -307,6 +308,10 @@ export class ClientConnection {
       this.next(flight);
       return;
     }
+    if (flight.answeredEarly) {
+      this.judgeWhole(flight);
+      return;
+    }
     // Pipelined requests wait for this one's answer, and are not read before their turn.
     this.held.hold();
     this.client.pause();
@@ -357,6 +362,35 @@ export class ClientConnection {
     // A client that has had nothing of the answer yet (one held to be judged) is told, with a 502;
     // one that has had part of it can only see its connection close.
     this.fail(flight, answer.status, answer.message);
+  }
+
+  /** The answer has gone to the client whole. */
+  private answered(flight: Flight): void {
+    if (flight.finished) return;
+    if (flight.requestEnded) {
+      this.finish(flight);
+      return;
+    }
+    // Answered before the request's body had all come: the body is read on (within the client
+    // timeout) and the exchange judged once it is whole. The target has not had the whole request:
+    // its connection cannot carry another one.
+    flight.answeredEarly = true;
+    flight.answer?.tap.release();
+    this.target.drop();
+  }
+
+  /** An exchange answered early: its request has come whole (or never will), and it is judged on what came. */
+  private judgeWhole(flight: Flight): void {
+    flight.exchange.request.body = requestBodyOf(flight);
+    flight.exchange.violations = this.context.judge(flight.exchange);
+    if (!flight.requestEnded) flight.closeAfter = true;
+    this.finish(flight);
+  }
+
+  /** The client will send no more of the request in hand. */
+  private brokenOff(flight: Flight, status: number, message: string): void {
+    if (flight.answeredEarly) this.judgeWhole(flight);
+    else this.fail(flight, status, message);
   }
 
   /** The exchange cannot complete: it is recorded as failed, and the client told if it still can be. */
@@ -432,7 +466,7 @@ export class ClientConnection {
       // (Replaying the held events may have started a new exchange.)
       const pending = this.flight as Flight | undefined;
       if (!pending) this.endClient();
-      else if (!pending.requestEnded) this.fail(pending, 499, 'the client broke off the request');
+      else if (!pending.requestEnded) this.brokenOff(pending, 499, 'the client broke off the request');
       return;
     }
     // Read on, unless the request now in flight waits for the target (or the hash) to take its body.
@@ -474,8 +508,9 @@ export class ClientConnection {
     if (flight && !flight.finished) {
       // Waiting for the target is the answer timeout's business, not the client's.
       if (flight.requestEnded) return;
-      // Without a client timeout, a client sending its request is never cut off.
-      if (this.context.clientTimeoutMs === 0) return;
+      // Without a client timeout, a client sending its request is never cut off; one already
+      // answered is waited for as long as an idle connection.
+      if (this.context.clientTimeoutMs === 0 && !flight.answeredEarly) return;
       this.silent = true;
     }
     this.client.destroy();
@@ -490,7 +525,7 @@ export class ClientConnection {
       this.endClient();
       return;
     }
-    if (!flight.requestEnded) this.fail(flight, 499, 'the client broke off the request');
+    if (!flight.requestEnded) this.brokenOff(flight, 499, 'the client broke off the request');
     // Else the answer still comes, and the connection closes after it.
   }
 
@@ -498,10 +533,11 @@ export class ClientConnection {
     this.unread.read();
     const flight = this.flight;
     if (flight && !flight.finished) {
-      if (this.context.stopping()) this.fail(flight, 503, 'the proxy stopped before the exchange completed');
+      if (this.context.stopping() && !flight.answeredEarly)
+        this.fail(flight, 503, 'the proxy stopped before the exchange completed');
       else if (this.silent)
-        this.fail(flight, 408, `the client sent nothing for ${this.context.clientTimeoutMs / 1000} s`);
-      else this.fail(flight, 499, 'the client broke off the request');
+        this.brokenOff(flight, 408, `the client sent nothing for ${this.context.clientTimeoutMs / 1000} s`);
+      else this.brokenOff(flight, 499, 'the client broke off the request');
     }
     this.flight = undefined;
     this.target.drop();

@@ -1,12 +1,13 @@
 import type { Flight } from './flight.js';
 import type { ProxyContext } from './proxy-context.js';
+import { requestBodyOf } from './request-body.js';
 
 // The end of an exchange on the proxy's side: what it took is given back, and it is recorded.
 
 /** The exchange cannot complete: what is known of it is judged, with the reason it failed. */
 export function judgeFailed(flight: Flight, context: ProxyContext, status: number, message: string): void {
   const { exchange } = flight;
-  exchange.request.body = flight.requestTap.finish(flight.headers['content-encoding']);
+  exchange.request.body = requestBodyOf(flight);
   exchange.error = message;
   exchange.proxyStatus = status;
   exchange.violations = context.judge(exchange);

@@ -29,6 +29,8 @@ export class TrafficLog {
   readonly notReached = new Map<string, number>();
   /** Tunnels and requests for other hosts, passed on unjudged and unrecorded: "host:port" → count. */
   readonly passedOnHosts = new Map<string, number>();
+  /** TLS handshakes clients refused on intercepted hosts: "host:port (alert)" → count. */
+  readonly refusedHandshakes = new Map<string, number>();
 
   /**
    * @param redact the session's redaction of exchanges; @param mask that of the proxy's own texts.
@@ -81,6 +83,27 @@ export class TrafficLog {
     return [...this.passedOnHosts]
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
       .map(([host, count]) => `${count}× ${host}`);
+  }
+
+  /** A TLS handshake a client refused; true the first time for this host and alert. */
+  handshakeRefused(key: string): boolean {
+    const kept = this.refusedHandshakes.has(key) || this.refusedHandshakes.size < KEPT_REASONS ? key : 'other hosts';
+    const before = this.refusedHandshakes.get(kept) ?? 0;
+    this.refusedHandshakes.set(kept, before + 1);
+    return before === 0;
+  }
+
+  refusedHandshakeCount(): number {
+    let count = 0;
+    for (const n of this.refusedHandshakes.values()) count += n;
+    return count;
+  }
+
+  /** The refused handshakes, most frequent first, as "3× test.printapi.nl:443 (unknown ca)". */
+  refusedHandshakeLines(): string[] {
+    return [...this.refusedHandshakes]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .map(([key, count]) => `${count}× ${key}`);
   }
 
   /** A request (or connection) the proxy turned away before any exchange began. */

@@ -59,6 +59,11 @@ export interface Flight {
   answer: Answer | undefined;
   /** The answer's head has gone to the client. */
   headSent: boolean;
+  /**
+   * The answer was written whole before the request's body had all come (a 401 or 404 given
+   * without reading it): the body is still read, and the exchange judged once it is whole.
+   */
+  answeredEarly: boolean;
   finished: boolean;
   /** The connection is closed once this exchange is over. */
   closeAfter: boolean;
@@ -110,6 +115,7 @@ export function newFlight(head: MessageHead, admitted: AdmittedRequest, context:
     requestEnded: false,
     answer: undefined,
     headSent: false,
+    answeredEarly: false,
     finished: false,
     closeAfter: !head.keepAlive,
     done: context.begin(),

@@ -61,7 +61,22 @@ export interface ForwardDoorOptions {
   /** A blind tunnel or request passed on, counted apart from the interface. */
   passedOn(authority: Authority): void;
   refused(status: number, reason: string): void;
+  /** A client ended the TLS handshake of an intercepted host (`alert`: what it said, or what ended it). */
+  handshakeRefused(authority: Authority, alert: string): void;
   log(line: string): void;
+}
+
+/**
+ * What ended a TLS handshake, as the client said it: the alert OpenSSL names ("unknown ca",
+ * "bad certificate", "certificate unknown"), else the error's code or message.
+ */
+export function handshakeAlert(error: NodeJS.ErrnoException): string {
+  const coded = /^ERR_SSL_(?:SSLV3|TLSV1|TLSV13)_ALERT_(.+)$/.exec(error.code ?? '')?.[1];
+  if (coded) return coded.toLowerCase().replaceAll('_', ' ');
+  const said = /alert ([a-z ]+?)(?::|$)/i.exec(error.message)?.[1];
+  if (said) return said.toLowerCase();
+  if (error.code === 'ECONNRESET') return 'the connection was reset';
+  return error.code ?? error.message;
 }
 
 export class ForwardDoor {
@@ -139,7 +154,19 @@ export class ForwardDoor {
           if (socket.destroyed) return;
           socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
           const secure = new TLSSocket(socket, { isServer: true, secureContext, ALPNProtocols: ['http/1.1'] });
-          secure.on('error', () => socket.destroy());
+          // A client that does not trust the certificate ends the handshake with an alert: nothing
+          // of the interface goes through, and only the proxy can say why.
+          let secured = false;
+          secure.once('secure', () => {
+            secured = true;
+          });
+          secure.on('error', (error: NodeJS.ErrnoException) => {
+            if (!secured) {
+              secured = true;
+              this.options.handshakeRefused(authority, handshakeAlert(error));
+            }
+            socket.destroy();
+          });
           this.options.intercept(secure, authority, socket);
           socket.resume();
         },

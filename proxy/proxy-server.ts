@@ -2,6 +2,7 @@ import { createServer, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { ControlPlane, DEFAULT_MAX_STREAMS } from '../src/control/control-plane.js';
 import { ExchangeFeed } from '../src/control/exchange-feed.js';
+import { RefusedHandshakes } from '../src/control/refused-handshakes.js';
 import { TestVerdicts } from '../src/control/test-verdicts.js';
 import { splitObservations } from '../src/findings/observations.js';
 import { hostAllowed, isLoopback } from '../src/http/host-names.js';
@@ -19,6 +20,7 @@ import { type ConnectTo, connectionFor, ForwardDoor, type InterceptedHost } from
 import { MemoryBudget } from './memory-budget.js';
 import { describeViolations, type ProxyContext } from './proxy-context.js';
 import { type RecordedExchange, Recorder } from './recorder.js';
+import { refusedHandshake } from './refused-handshake.js';
 import { lingerThenClose } from './socket-writes.js';
 import { routeOf } from './upstream.js';
 
@@ -155,9 +157,11 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   // What the live page keeps is memory held like bodies: charged to the same budget.
   const feed = new ExchangeFeed(undefined, undefined, budget);
   const tests = new TestVerdicts(options.strict);
+  const handshakes = new RefusedHandshakes();
   const control = new ControlPlane({
     feed,
     tests,
+    handshakes,
     title: `print-conformance proxy for ${target.href}`,
     targetBase: target.href,
     token: options.controlToken,
@@ -331,6 +335,13 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     intercept: (secure: TLSSocket, _authority, accepted) => accept(secure, intercepting, accepted),
     passedOn: (authority) => context.passedOn?.(authority),
     refused: (status, reason) => traffic.refused(status, reason),
+    handshakeRefused: (authority, alert) => {
+      const refusal = refusedHandshake(authority.host, authority.port, alert);
+      // Told at once, once for each host and alert: a client retrying says nothing new.
+      if (traffic.handshakeRefused(`${authority.host}:${authority.port} (${alert})`))
+        log(`print-conformance proxy: ${refusal.line}`);
+      handshakes.record(refusal.handshake);
+    },
     log,
   });
 

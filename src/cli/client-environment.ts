@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -20,8 +22,41 @@ export interface ClientEnvironment {
 
 /** Hosts that never go through the proxy: this machine (a local test service, the proxy itself). */
 const NO_PROXY = 'localhost,127.0.0.1,::1,[::1]';
-/** The password of the Java trust store: it holds public certificates only. */
-const JAVA_STORE_PASSWORD = 'changeit';
+
+/**
+ * The prepend file PHP runs before every script: its default stream context (file_get_contents,
+ * fopen on https:// URLs without a context of their own) goes through the proxy and trusts the
+ * bundle, as curl does with the variables; a prepend file already configured still runs after it.
+ */
+function phpPrepend(proxy: URL, bundlePath: string, chained: string | undefined): string {
+  const options = {
+    http: { proxy: `tcp://${proxy.hostname}:${proxy.port || '80'}`, request_fulluri: true },
+    ssl: { cafile: bundlePath },
+  };
+  let text = `<?php\n// Written by print-conformance for a command behind its proxy.\nstream_context_set_default(json_decode(${phpString(JSON.stringify(options))}, true));\n`;
+  if (chained) text += `require_once ${phpString(chained)};\n`;
+  return text;
+}
+
+/** A PHP single-quoted string literal. */
+function phpString(value: string): string {
+  return `'${value.replace(/[\\']/g, (c) => `\\${c}`)}'`;
+}
+
+/** The auto_prepend_file PHP is configured with, without the proxy's ini (none, or no PHP: undefined). */
+function configuredPhpPrepend(inherited: NodeJS.ProcessEnv): string | undefined {
+  try {
+    const value = execFileSync('php', ['-r', 'echo ini_get("auto_prepend_file");'], {
+      env: inherited,
+      encoding: 'utf8',
+      timeout: 10_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return value.trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The environment for a command behind the proxy at `proxyUrl` ("http://127.0.0.1:8080/"), trusting
@@ -39,15 +74,24 @@ export function clientEnvironment(
   // PHP reads every .ini in the scan folders; an empty entry keeps the folders it was built with.
   const phpFolder = join(folder, 'php');
   mkdirSync(phpFolder);
+  const proxy = new URL(proxyUrl);
+  const prependPath = join(phpFolder, 'prepend.php');
+  writeFileSync(prependPath, phpPrepend(proxy, bundlePath, configuredPhpPrepend(inherited)));
   writeFileSync(
     join(phpFolder, 'zz-print-conformance.ini'),
-    `; Written by print-conformance for a command behind its proxy.\ncurl.cainfo = "${bundlePath}"\nopenssl.cafile = "${bundlePath}"\n`,
+    `; Written by print-conformance for a command behind its proxy.\ncurl.cainfo = "${bundlePath}"\nopenssl.cafile = "${bundlePath}"\nauto_prepend_file = "${prependPath}"\n`,
   );
   const scanned = inherited.PHP_INI_SCAN_DIR;
   const phpScan = scanned ? `${scanned}${delimiter}${phpFolder}` : `${delimiter}${phpFolder}`;
   const storePath = join(folder, 'truststore.jks');
-  writeFileSync(storePath, javaTrustStore(certificatesIn(readFileSync(bundlePath, 'utf8')), JAVA_STORE_PASSWORD));
-  const proxy = new URL(proxyUrl);
+  // A trust store holds public certificates only; Java reads one without its password (the
+  // password guards only the file's integrity, in a folder only this user can write). So none is
+  // passed: JVMs print JAVA_TOOL_OPTIONS ("Picked up …") into every log, and a password there,
+  // even a harmless one, is what log scanners flag. The one it is written with is thrown away.
+  writeFileSync(
+    storePath,
+    javaTrustStore(certificatesIn(readFileSync(bundlePath, 'utf8')), randomBytes(18).toString('base64url')),
+  );
   const proxyHost = proxy.hostname;
   const proxyPort = proxy.port || '80';
   const javaOptions = [
@@ -58,7 +102,6 @@ export function clientEnvironment(
     '-Dhttp.nonProxyHosts=localhost|127.*|[::1]',
     `-Djavax.net.ssl.trustStore=${storePath}`,
     '-Djavax.net.ssl.trustStoreType=JKS',
-    `-Djavax.net.ssl.trustStorePassword=${JAVA_STORE_PASSWORD}`,
   ];
   const existingJava = inherited.JAVA_TOOL_OPTIONS;
   const base = proxyUrl.replace(/\/$/, '');

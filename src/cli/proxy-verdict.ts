@@ -13,6 +13,8 @@ import { exitCodeOf, type VerdictContext, verdictsOf } from '../validate/verdict
 
 export const NOT_REACHED_HEADING = 'Answered by the proxy itself (no answer came from the target)';
 export const PASSED_ON_HEADING = 'Passed on unjudged (hosts that are not the interface)';
+export const REFUSED_HANDSHAKES_HEADING =
+  "TLS handshakes the client refused (it did not trust the proxy's local CA; see docs/interception.md)";
 
 export interface SessionFacts {
   target: string;
@@ -46,6 +48,11 @@ export interface ProxyVerdict {
 function notMade(facts: SessionFacts): string | undefined {
   const { traffic } = facts;
   const passedOn = traffic.passedOnLines();
+  // The client never spoke to the interface because it refused the proxy's certificate: that is
+  // the cause to name, not the client's aim.
+  const refused = traffic.refusedHandshakeLines();
+  if (refused.length > 0 && traffic.tally.data.exchanges === 0)
+    return `the client refused the TLS handshake with the proxy (${refused.join(', ')}) and no exchange of the interface went through: it does not trust the proxy's local CA, most likely because it verifies against a CA bundle of its own (curl --cacert, Guzzle's verify, CURLOPT_CAINFO); see docs/interception.md, "A client that refuses the handshake" (the run could not be made)`;
   if (traffic.seen === 0 && passedOn.length > 0)
     return `only other hosts went through the proxy (${passedOn.join(', ')}), passed on unjudged; the client must send its requests for ${facts.target} through it too (the run could not be made)`;
   if (traffic.seen === 0)
@@ -86,11 +93,18 @@ export function proxyVerdict(facts: SessionFacts): ProxyVerdict {
   if (notReached.length > 0) counts.push(`${traffic.notReachedCount()} by the proxy itself`);
   if (traffic.blocked > 0) counts.push(`${traffic.blocked} blocked (--mode enforce)`);
   if (traffic.unjudged > 0) counts.push(`${traffic.unjudged} could not be judged`);
+  const refusedHandshakes = traffic.refusedHandshakeLines();
+  if (refusedHandshakes.length > 0) {
+    const count = traffic.refusedHandshakeCount();
+    counts.push(`${count} TLS handshake${count === 1 ? '' : 's'} refused`);
+  }
   const lines: string[] = [];
   if (!failure) lines.push(consoleSummary(result, { width: facts.width }).trimEnd());
   if (notReached.length > 0) lines.push(`${NOT_REACHED_HEADING}:`, ...notReached.map((line) => `  ${line}`));
   const passedOn = traffic.passedOnLines();
   if (passedOn.length > 0) lines.push(`${PASSED_ON_HEADING}:`, ...passedOn.map((line) => `  ${line}`));
+  if (refusedHandshakes.length > 0)
+    lines.push(`${REFUSED_HANDSHAKES_HEADING}:`, ...refusedHandshakes.map((line) => `  ${line}`));
   const clientTests = facts.clientTests ?? [];
   if (clientTests.length > 0) {
     const failing = clientTests.filter((test) => !test.passed);

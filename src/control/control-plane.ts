@@ -8,6 +8,7 @@ import { exchangeDetail, type ResendThrough } from './exchange-detail.js';
 import type { ExchangeFeed, FeedEntry } from './exchange-feed.js';
 import { holdsText, type ListFilters, listPage, type VerdictSummary, type WebhookCallShown } from './live-page.js';
 import { detailPage } from './live-page-detail.js';
+import type { RefusedHandshakes } from './refused-handshakes.js';
 import type { TestVerdicts } from './test-verdicts.js';
 
 // The control API under /__print-conformance/ on the proxy's and serve's own port (WireMock's
@@ -60,6 +61,8 @@ export interface ControlOptions {
   token?: string;
   /** The session's verdicts so far, in results.json's shape. */
   verdicts?: () => unknown;
+  /** The proxy only: TLS handshakes clients refused (GET api/handshakes, `handshake` events). */
+  handshakes?: RefusedHandshakes;
   /** serve only: ends a checkout's payment step as the payment page would. */
   pay?: (code: string, outcome: string) => Answer;
   /** serve only: sets an order's status (Shipped …), as the service's own side would. */
@@ -137,7 +140,7 @@ function allowedMethods(path: string, payments: boolean): string | undefined {
   if (payments && /^api\/orders\/[^/]+\/status$/.test(path)) return 'POST';
   if (payments && path === 'api/webhooks') return 'GET, HEAD';
   if (
-    /^(?:|index\.html|exchanges\/\d+(?:\/request-body)?|api\/(?:events|exchanges|exchanges\/\d+|har|verdicts|tests\/.+))$/.test(
+    /^(?:|index\.html|exchanges\/\d+(?:\/request-body)?|api\/(?:events|exchanges|exchanges\/\d+|handshakes|har|verdicts|tests\/.+))$/.test(
       path,
     )
   )
@@ -280,6 +283,11 @@ export class ControlPlane {
         };
       return { stream: (sink) => this.stream(sink, request, query) };
     }
+    if (get && path === 'api/handshakes')
+      return json(200, {
+        count: this.options.handshakes?.count ?? 0,
+        handshakes: this.options.handshakes?.all() ?? [],
+      });
     if (get && path === 'api/verdicts') {
       const verdicts = this.options.verdicts?.();
       return verdicts === undefined ? problem(404, 'no verdicts here') : json(200, verdicts);
@@ -422,10 +430,15 @@ export class ControlPlane {
     for (const entry of feed.since(Number.isInteger(from) && from >= 0 ? from : feed.last))
       send(entry, JSON.stringify(entry));
     const unsubscribe = feed.subscribe(send);
+    // Refused handshakes are no exchanges: events without a sequence number, from now on.
+    const unsubscribeHandshakes = this.options.handshakes?.subscribe((handshake) =>
+      sink.write(`event: handshake\ndata: ${JSON.stringify(handshake)}\n\n`),
+    );
     const heartbeat = setInterval(() => sink.write(': still here\n\n'), HEARTBEAT_MS).unref();
     this.streams.add(sink);
     sink.onClose(() => {
       unsubscribe();
+      unsubscribeHandshakes?.();
       clearInterval(heartbeat);
       this.streams.delete(sink);
     });

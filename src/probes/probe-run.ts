@@ -6,6 +6,7 @@ import { redactText } from '../redaction/index.js';
 import type { Exchange, Violation } from '../validate/exchange.js';
 import { type Expected, expectAnswer } from '../validate/expectations.js';
 import { CheckoutState, judgeExchange } from '../validate/index.js';
+import { PROBE_HEADER, REFUSAL_PROBE } from '../validate/probe-refusal.js';
 import { Tally } from '../validate/tally.js';
 import type { Format, SuiteConfig } from './config.js';
 
@@ -84,7 +85,11 @@ export class ProbeRun {
 
   /** Sends a request with the configured headers and judges the exchange. */
   async probe(outgoing: Outgoing, options: RecordOptions, withCredentials = true): Promise<Exchange> {
-    const exchange = await this.send(outgoing, withCredentials);
+    // Marked, so that a proxy or validate the suite's traffic goes through does not hold it against the suite.
+    const marked = refusalAskedFor(options)
+      ? { ...outgoing, headers: { ...outgoing.headers, [PROBE_HEADER]: REFUSAL_PROBE } }
+      : outgoing;
+    const exchange = await this.send(marked, withCredentials);
     this.record(exchange, options);
     return exchange;
   }

@@ -3,6 +3,7 @@ import type { LineRef } from '../findings/types.js';
 import { summariseExchange } from '../http/exchange-summary.js';
 import { findingRedactor, redactText } from '../redaction/index.js';
 import type { Exchange } from '../validate/exchange.js';
+import { answersOnly, isRefusalProbe } from '../validate/probe-refusal.js';
 import { mergeTallies, Tally, type TallyData } from '../validate/tally.js';
 import { judgeTraffic, TrafficState } from '../validate/traffic.js';
 import { flawOfRecordedExchange } from './exchange-shape.js';
@@ -75,10 +76,12 @@ export class RecordingJudge {
       if (learnOnly) return;
       if (sorted.scope.kind === 'order') this.tally.order();
       if (sorted.scope.kind === 'outside') this.tally.outside(sorted.scope.reason);
-      const judged = sorted.judgement
+      const recorded = sorted.judgement
         ? withRecordedFindings(exchange, (exchange as { violations?: unknown }).violations, sorted.judgement)
         : undefined;
-      if (!judged) return;
+      if (!recorded) return;
+      // The suite's own refusals: what the recording says of their requests is not taken either.
+      const judged = isRefusalProbe(exchange) ? answersOnly(recorded) : recorded;
       // Messages quote what was sent (a ReturnUrl, the start of a broken body): redacted as the
       // proxy redacts them where they are made (the same few messages come again and again).
       const violations = this.redactFindings(judged.violations);

@@ -67,6 +67,11 @@ class RequestBodyTap {
   }
 }
 
+function unfinishedBody(size: number, declared: string | undefined): RecordedBody {
+  const of = declared === undefined ? '' : ` of ${declared}`;
+  return { size, skipped: `not validated: the client did not finish the body (${size}${of} bytes came)` };
+}
+
 const noted = new WeakMap<IncomingMessage, RecordedBody>();
 
 /** The request's body as the service read it, for judging (no-op unless a witness watches). */
@@ -148,10 +153,18 @@ export class ServiceWitness {
       keep(chunk, rest[0]);
       return end(chunk, ...rest);
     }) as ServerResponse['end'];
+    let judged = false;
     const judgeOnce = () => {
+      if (judged) return;
+      judged = true;
       try {
-        // A multipart upload is known by its parts as the service read them; anything else by its bytes.
-        const body = noted.get(request)?.parts ? noted.get(request) : tap.body(contentType);
+        // A multipart upload is known by its parts as the service read them; anything else by its
+        // bytes. A body the client did not finish is no document and no file: its rules stay untested.
+        const body = !request.complete
+          ? unfinishedBody(tap.size, request.headers['content-length'])
+          : noted.get(request)?.parts
+            ? noted.get(request)
+            : tap.body(contentType);
         this.judge(request, response, written, body, {
           startedAt,
           durationMs: Math.round(performance.now() - started),
@@ -168,9 +181,12 @@ export class ServiceWitness {
       if (request.complete || request.destroyed) judgeOnce();
       else {
         request.once('end', judgeOnce);
-        request.once('close', () => {
+        // A request whose answer has gone out hears nothing of its connection closing: the socket does.
+        const brokenOff = () => {
           if (!request.complete) judgeOnce();
-        });
+        };
+        request.once('close', brokenOff);
+        request.socket?.once('close', brokenOff);
       }
     });
   }

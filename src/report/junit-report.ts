@@ -52,7 +52,11 @@ function testCase(rule: RuleResult, repeat: string | undefined): { xml: string; 
 
 /** One test case per client test of the traffic: failed when its exchanges broke a rule that fails the run. */
 function clientTestCase(test: ClientTestVerdict): string {
-  const open = `    <testcase classname="client-tests" name="${escapeXml(test.name)}" time="0">`;
+  // A test named by class and method ("ShopTest::testCheckout", as PHPUnit and JUnit know it) goes
+  // under its class, so that two classes' methods of one name stay apart in a CI's test view.
+  const keyed = /^(.+)::([^:]+)$/.exec(test.name);
+  const [classname, name] = keyed ? [keyed[1] as string, keyed[2] as string] : ['client-tests', test.name];
+  const open = `    <testcase classname="${escapeXml(classname)}" name="${escapeXml(name)}" time="0">`;
   const lines = (failures: ClientTestVerdict['failed']) =>
     failures.map((f) => `${f.rule} (${f.severity}, ${f.count}×): ${f.messages.join('; ')}`).join('\n');
   const counted = `${test.exchanges} exchanges, ${test.judged} of the interface`;

@@ -128,10 +128,13 @@ export function mediaParam(value: string | undefined, name: string): string | un
 
 /**
  * The bytes a body held as text was read from, as far as its size tells: one byte a character for
- * text read from an 8-bit encoding (ISO-8859-1), else UTF-8.
+ * text read from an 8-bit encoding (ISO-8859-1), two behind a byte order mark for UTF-16 (little
+ * endian, as .NET and Windows write it), else UTF-8.
  */
 export function bytesOfText(body: { text: string; size: number }): Buffer {
   const { text, size } = body;
+  if (text.charCodeAt(0) === 0xfeff && size === 2 * text.length && Buffer.byteLength(text) !== size)
+    return Buffer.from(text, 'utf16le');
   // biome-ignore lint/suspicious/noControlCharactersInRegex: Latin-1 is exactly this range
   if (size === text.length && Buffer.byteLength(text) !== size && /^[\u0000-\u00ff]*$/.test(text))
     return Buffer.from(text, 'latin1');

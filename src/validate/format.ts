@@ -54,7 +54,11 @@ export function checkFormat(exchange: Exchange, out: Judging): ReadBodies {
     out.facts.requestBody = requestFormat;
     const coding = header(request.headers, 'content-encoding') ?? 'its coding';
     out.add('format.well-formed', 'request', `request body in Content-Encoding ${coding}: ${request.body.codingError}`);
-  } else if (requestFormat && request.method.toUpperCase() === 'POST' && (!request.body || request.body.size === 0)) {
+  } else if (
+    requestFormat &&
+    request.method.toUpperCase() === 'POST' &&
+    (!request.body || (request.body.size === 0 && request.body.skipped === undefined))
+  ) {
     // No document at all is not a JSON or XML document: a client that lost its body (PHP curl's
     // CURLOPT_POST without fields) sends a set-up the service reads as nothing.
     out.facts.requestBody = requestFormat;

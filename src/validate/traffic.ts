@@ -3,6 +3,7 @@ import { type Document, formatOfMediaType, readDocument, sniffFormat } from './d
 import { bodyText, type Exchange, header, mediaType, type RecordedResponse } from './exchange.js';
 import { baseOfGivenUrl, GivenUrls, givenUrlsOf } from './given-urls.js';
 import { type Judgement, judgeExchange, judgeMisaddressed } from './index.js';
+import { answersOnly, isRefusalProbe } from './probe-refusal.js';
 import { type Scope, ServiceBase } from './scope.js';
 import { CheckoutState } from './state.js';
 
@@ -71,6 +72,12 @@ export function baseNamedByOrder(exchange: Exchange): string | undefined {
 
 /** Sorts one exchange of traffic and judges it when it is the interface. */
 export function judgeTraffic(exchange: Exchange, state: TrafficState): TrafficJudgement {
+  const sorted = sortAndJudge(exchange, state);
+  if (sorted.judgement && isRefusalProbe(exchange)) return { ...sorted, judgement: answersOnly(sorted.judgement) };
+  return sorted;
+}
+
+function sortAndJudge(exchange: Exchange, state: TrafficState): TrafficJudgement {
   const scope = state.base.scopeOf(exchange);
   if (scope.kind === 'order') {
     learnOrder(exchange, scope.id, state.given);

@@ -73,7 +73,7 @@ export function checkUpload(exchange: Exchange, read: ReadBodies, out: Judging):
       typeBad = true;
       out.facts.uploadTypeRefused = true;
       out.add('upload.content-type', 'request', `${where} is ${declared ?? '(none)'}; allowed: ${ALLOWED}`);
-    } else if (sent.file.size === 0) {
+    } else if (sent.file.size === 0 && !request.body?.skipped) {
       // An empty body is no file of the type it is declared as: a client that lost its bytes.
       out.facts.uploadBytesKnown = true;
       out.add('upload.content-sniff', 'request', `declared ${declared} but the body is empty`);

@@ -9,9 +9,11 @@ import { BIN, ROOT } from '../helpers/cli.js';
 // Every command example of the README and docs/ runs, so the docs cannot drift from the tool. Each
 // page's fenced `sh` blocks run in order in a temporary folder of the page's own, `npx
 // print-conformance` standing for the built CLI and http://127.0.0.1:8080/v2/ (where `serve --port
-// 8080` listens) for a reference service of the test's own. A command may give any verdict (exit 0
-// or 1); exit 2 or more (an option the tool no longer has, a file it cannot read) fails the block.
-// A block that cannot run offline starts with "# not run by the docs test: <why>".
+// 8080` listens) for a reference service of the test's own, which is conformant: each command exits
+// 0, as a reader expects of it, unless its line promises otherwise (`# exits 1: <why>`). Any other
+// exit code (a verdict the example does not promise, an option the tool no longer has, a file it
+// cannot read) fails the block. A block that cannot run offline starts with "# not run by the docs
+// test: <why>".
 
 const NOT_RUN = /^# not run by the docs test: (.*)$/;
 const DOCUMENTED_BASE = 'http://127.0.0.1:8080/v2/';
@@ -39,7 +41,12 @@ function blocksOf(page: string): Block[] {
   });
 }
 
-/** The block as a script that stops at the first command exiting 2 or more, naming it. */
+/** The exit code a command promises: 0 unless its line says `# exits N`. */
+function promisedExit(command: string): number {
+  return Number(/#.*\bexits (\d+)\b/.exec(command)?.[1] ?? 0);
+}
+
+/** The block as a script that stops at the first command exiting other than it promises, naming it. */
 function script(block: Block, base: string): string {
   const commands = block.text
     .replace(/\\\n\s*/g, ' ')
@@ -49,11 +56,11 @@ function script(block: Block, base: string): string {
   return commands
     .map(
       (command, index) =>
-        `${command.replaceAll(DOCUMENTED_BASE, base)}\nrc=$?; if [ $rc -gt 1 ]; then echo "command ${index + 1} (${command
+        `${command.replaceAll(DOCUMENTED_BASE, base)}\nrc=$?; if [ $rc -ne ${promisedExit(command)} ]; then echo "command ${index + 1} (${command
           .split(' ')
           .slice(0, 3)
           .join(' ')
-          .replace(/["$`\\]/g, '')}…) exited $rc" >&2; exit $rc; fi`,
+          .replace(/["$`\\]/g, '')}…) exited $rc, not ${promisedExit(command)}" >&2; exit 100; fi`,
     )
     .join('\n');
 }
@@ -133,7 +140,7 @@ for (const page of pages()) {
       }
       it(title, async () => {
         const result = await runScript(script(block, service.baseUrl), cwd, env);
-        expect(result.code, result.stderr).toBeLessThanOrEqual(1);
+        expect(result.code, result.stderr).toBe(0);
       }, 240_000);
     }
   });

@@ -1,22 +1,16 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { homedir, tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ReferenceService, startReferenceService } from '../../src/reference/service.js';
 import { type LocalCa, loadOrCreateCa } from '../../src/tls/local-ca.js';
-import { ROOT, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { HAS_PHP_CURL, HAS_PYTHON_REQUESTS, onPath, PYTHON } from '../helpers/peers.js';
+import { CLIENTS, ELSEWHERE, type Session, type StandIn, startStandIn, TARGET } from '../helpers/stand-in-service.js';
 
 // Unmodified clients whose code holds the real host (https://test.printapi.nl/v2/) run behind
 // `proxy -- COMMAND`: the environment the proxy sets makes each one send through it and trust its
 // local CA, with no change to the client. The reference service stands in for the real host over
 // HTTPS (--connect-to), and another HTTPS host in the same command goes through a blind tunnel.
-
-const CLIENTS = join(ROOT, 'test', 'fixtures', 'clients');
-const TARGET = 'https://test.printapi.nl/v2/';
-const ELSEWHERE = 'elsewhere.test';
 
 /** A Node.js that sends fetch through HTTPS_PROXY when NODE_USE_ENV_PROXY is set: 22.21+, 24+. */
 function envProxyNode(): string | undefined {
@@ -29,77 +23,19 @@ function envProxyNode(): string | undefined {
 }
 const NODE_WITH_ENV_PROXY = envProxyNode();
 
+let standIn: StandIn;
 let folder: string;
 let ca: LocalCa;
-let service: ReferenceService;
-let elsewhere: Server;
+let behindProxy: StandIn['behindProxy'];
 
 beforeAll(async () => {
-  folder = mkdtempSync(join(tmpdir(), 'print-conformance-interception-'));
-  ca = await loadOrCreateCa(join(folder, 'ca'));
-  service = await startReferenceService({
-    tls: await ca.maker.issue(['test.printapi.nl']),
-    publicUrl: TARGET,
-    clientId: 'shop',
-    clientSecret: 'shop-secret-value',
-  });
-  // Another HTTPS host of the client's, with a certificate the client trusts (the bundle holds the local CA).
-  const { certPem: cert, keyPem: key } = await ca.maker.issue([ELSEWHERE]);
-  elsewhere = createServer({ cert, key }, (_, response) => {
-    response.end('pong');
-  });
-  await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+  standIn = await startStandIn();
+  ({ folder, ca, behindProxy } = standIn);
 });
 
 afterAll(async () => {
-  await service?.close();
-  await new Promise((resolve) => elsewhere?.close(resolve));
-  rmSync(folder, { recursive: true, force: true });
+  await standIn?.close();
 });
-
-interface Session {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  results: { summary: Record<string, number>; rules: { id: string; status: string }[] };
-  recording: { request: { url: string }; response?: { status: number }; error?: string }[];
-}
-
-/** One `proxy -- COMMAND` session in front of the stand-in service. */
-async function behindProxy(command: string[], name: string, env: NodeJS.ProcessEnv = {}): Promise<Session> {
-  const json = join(folder, `${name}.json`);
-  const record = join(folder, `${name}.ndjson`);
-  const servicePort = new URL(service.baseUrl).port;
-  const elsewherePort = (elsewhere.address() as AddressInfo).port;
-  const { code, stdout, stderr } = await runCli(
-    [
-      'proxy',
-      '--target',
-      TARGET,
-      '--connect-to',
-      `test.printapi.nl:443:127.0.0.1:${servicePort}`,
-      '--connect-to',
-      `${ELSEWHERE}:443:127.0.0.1:${elsewherePort}`,
-      '--ca-dir',
-      ca.dir,
-      '--json-report',
-      json,
-      '--record',
-      record,
-      '--',
-      ...command,
-    ],
-    { env: { SHOP_CLIENT_ID: 'shop', SHOP_CLIENT_SECRET: 'shop-secret-value', TMPDIR: folder, ...env } },
-  );
-  const recording = existsSync(record)
-    ? readFileSync(record, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line))
-    : [];
-  const results = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : { summary: {}, rules: [] };
-  return { code, stdout, stderr, results, recording };
-}
 
 function expectGood(session: Session): void {
   expect(session.code, session.stderr).toBe(0);
@@ -136,6 +72,18 @@ describe.skipIf(!onPath('php') || !HAS_PHP_CURL)('a PHP client as the official o
   });
 });
 
+describe.skipIf(!onPath('php'))("a PHP client on PHP's streams (file_get_contents, no context of its own)", () => {
+  it('goes through the proxy unmodified, every exchange judged, and passes', async () => {
+    expectGood(await behindProxy(['php', join(CLIENTS, 'shop-streams.php')], 'php-streams'));
+  });
+
+  it('is caught when it builds the checkout URL itself', async () => {
+    expectBuiltUrlsCaught(
+      await behindProxy(['php', join(CLIENTS, 'shop-streams.php'), 'built-urls'], 'php-streams-built'),
+    );
+  });
+});
+
 describe.skipIf(!onPath('curl'))('curl', () => {
   it('goes through the proxy unmodified, every exchange judged, and passes', async () => {
     expectGood(await behindProxy(['sh', join(CLIENTS, 'shop.sh')], 'curl'));
@@ -165,6 +113,26 @@ describe.skipIf(!NODE_WITH_ENV_PROXY)("Node.js's fetch (22.21+, 24+)", () => {
     expectBuiltUrlsCaught(
       await behindProxy([NODE_WITH_ENV_PROXY as string, join(CLIENTS, 'shop.mjs'), 'built-urls'], 'node-built'),
     );
+  });
+});
+
+describe.skipIf(!onPath('curl'))('a client that pins a CA bundle of its own (curl --cacert)', () => {
+  it('is told: the refused handshake in one line, counted, and the session exits 2 naming it', async () => {
+    const other = await loadOrCreateCa(join(folder, 'other-ca'));
+    // The command's own exit code would come first: it ends 0, so that the proxy's verdict shows.
+    const session = await behindProxy(
+      ['sh', '-c', `curl -sS -X POST --cacert ${other.certPath} ${TARGET}orders; true`],
+      'pinned-bundle',
+    );
+    expect(session.code, session.stderr).toBe(2);
+    expect(session.stderr).toMatch(
+      /print-conformance proxy: a client refused the TLS handshake for test\.printapi\.nl \(its alert: unknown ca\)/,
+    );
+    expect(session.stderr).toMatch(/1 TLS handshake refused/);
+    expect(session.stderr).toMatch(
+      /print-conformance: the client refused the TLS handshake with the proxy \(1× test\.printapi\.nl:443 \(unknown ca\)\)[^\n]*local CA/,
+    );
+    expect(session.stderr).not.toMatch(/point the client at it/);
   });
 });
 

@@ -23,6 +23,12 @@ describe('a recorded request made ready to send again', () => {
     expect(replayBody({ base64: 'JVBERi0=', size: 5 })).toEqual({ bytes: Buffer.from('%PDF-') });
   });
 
+  it('sends a UTF-16 body (the suite sends one) as UTF-16, not as UTF-8 its declaration denies', () => {
+    const text = '\ufeff<?xml version="1.0" encoding="utf-16"?><Checkout/>';
+    const sent = Buffer.from(text, 'utf16le');
+    expect(replayBody({ text, size: sent.length })).toEqual({ bytes: sent });
+  });
+
   it('refuses a digest, and a body the headers announce but the recording left out, naming --record-bodies', () => {
     const digest = replayBody({ size: 77, sha256: 'ab'.repeat(32), headBase64: 'JVBERi0=' });
     expect(digest).toEqual({ reason: expect.stringMatching(/digest \(77 bytes.*--record-bodies/) });

@@ -52,6 +52,19 @@ describe('client tests in the reports', () => {
     expect(suite?.[1]).toMatch(/<failure message="broke checkout\.return-url\.length" type="must">/);
   });
 
+  it('are kept under their class when named by class and method', () => {
+    const base = result();
+    const named = (name: string) => ({ name, exchanges: 1, judged: 1, passed: true, failed: [], warnings: [] });
+    const junit = junitReport({
+      ...base,
+      clientTests: [named('ShopTest::testCheckout'), named('App\\AdminTest::testCheckout')],
+    });
+    expect(junit.match(/<testcase classname="[^"]*" name="testCheckout"/g)).toEqual([
+      '<testcase classname="ShopTest" name="testCheckout"',
+      '<testcase classname="App\\AdminTest" name="testCheckout"',
+    ]);
+  });
+
   it('are one Allure test each', () => {
     const folder = mkdtempSync(join(tmpdir(), 'print-conformance-client-allure-'));
     try {

@@ -1,6 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, X509Certificate } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +17,7 @@ import { clientEnvironment } from '../../src/cli/client-environment.js';
 import { javaTrustStore } from '../../src/tls/java-trust-store.js';
 import { loadOrCreateCa } from '../../src/tls/local-ca.js';
 import { certificatesIn, trustBundle } from '../../src/tls/trust.js';
+import { onPath } from '../helpers/peers.js';
 
 // The local CA: made once, its key the owner's alone, host certificates that verify against it,
 // and the files a wrapped command is given to trust it.
@@ -99,6 +109,44 @@ describe('a Java trust store', () => {
 });
 
 describe('the environment of a wrapped command', () => {
+  it.skipIf(!onPath('php'))(
+    "gives PHP's default stream context the proxy, after any prepend file already set",
+    async () => {
+      const ca = await loadOrCreateCa(join(folder, 'env-php'));
+      const own = join(folder, 'own-php');
+      mkdirSync(own, { recursive: true });
+      writeFileSync(join(own, 'first.php'), '<?php echo "first ran\\n";\n');
+      writeFileSync(join(own, 'own.ini'), `auto_prepend_file = "${join(own, 'first.php')}"\n`);
+      const inherited = { ...process.env, PHP_INI_SCAN_DIR: own };
+      const env = clientEnvironment('http://127.0.0.1:8080/', ca.certPath, ca.certPem, inherited);
+      try {
+        // Prepend files run before scripts (not before php -r).
+        const script = join(own, 'script.php');
+        writeFileSync(
+          script,
+          '<?php echo json_encode(stream_context_get_options(stream_context_get_default())), "\\n";\n',
+        );
+        const out = execFileSync('php', [script], { env: { ...inherited, ...env.variables }, encoding: 'utf8' });
+        const [first, options] = out.trim().split('\n');
+        expect(first).toBe('first ran');
+        expect(JSON.parse(options as string)).toEqual({
+          http: { proxy: 'tcp://127.0.0.1:8080', request_fulluri: true },
+          ssl: { cafile: env.variables.SSL_CERT_FILE },
+        });
+      } finally {
+        env.remove();
+      }
+    },
+  );
+
+  it('passes Java no trust store password a log could show', async () => {
+    const ca = await loadOrCreateCa(join(folder, 'env-java'));
+    const env = clientEnvironment('http://127.0.0.1:8080/', ca.certPath, ca.certPem, {});
+    env.remove();
+    expect(env.variables.JAVA_TOOL_OPTIONS).toMatch(/-Djavax\.net\.ssl\.trustStore=/);
+    expect(env.variables.JAVA_TOOL_OPTIONS).not.toMatch(/[Pp]assword/);
+  });
+
   it('adds to the PHP scan folders and Java options already in effect, and trusts the system CAs too', async () => {
     const ca = await loadOrCreateCa(join(folder, 'env'));
     const env = clientEnvironment('http://127.0.0.1:8080/', ca.certPath, ca.certPem, {
