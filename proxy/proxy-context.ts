@@ -1,5 +1,4 @@
 import type { ControlPlane } from '../src/control/control-plane.js';
-import type { RefusedHandshake } from '../src/control/exchange-feed.js';
 import type { Exchange, Headers, Violation } from '../src/validate/exchange.js';
 import type { TapOptions } from './body-tap.js';
 import type { Authority, ForwardDoor } from './forward-door.js';
@@ -26,8 +25,6 @@ export interface ProxyContext {
   localClient(address: string | undefined): boolean;
   /** A request or tunnel for another host was passed on, unjudged. */
   passedOn?(authority: Authority): void;
-  /** A client refused the TLS handshake of an intercepted host: the live page shows it as a row of its own. */
-  refusedHandshake?(refused: RefusedHandshake): void;
   /** A connection handed its socket over (to a tunnel or TLS): it no longer counts as a connection. */
   release?(connection: object): void;
   /** host:port of this proxy, for URLs in answers to requests that name no Host. */

@@ -292,7 +292,6 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     stopping: () => stopping,
     log,
     passedOn: (authority) => traffic.passedOn(`${authority.host}:${authority.port}`),
-    refusedHandshake: (refused) => feed.pushRefusedHandshake(refused),
     control,
     testOf: (headers) => control.testOf(headers),
     localClient: options.localClient ?? isLoopback,
@@ -341,6 +340,8 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       if (traffic.handshakeRefused(`${authority.host}:${authority.port} (${alert})`))
         log(`print-conformance proxy: ${refusal.line}`);
       handshakes.record(refusal.handshake);
+      // A row of its own on the live page, among the exchanges, in its place in time.
+      feed.pushRefusedHandshake({ host: refusal.authority, reason: `${alert}: ${refusal.handshake.cause}` });
     },
     log,
   });

@@ -21,13 +21,14 @@ export function refusedHandshake(
   host: string,
   port: number,
   alert: string,
-): { line: string; handshake: RefusedHandshake } {
+): { line: string; authority: string; handshake: RefusedHandshake } {
   const cause = DISTRUST.has(alert)
     ? `it does not trust the proxy's local CA: most likely it verifies against a CA bundle of its own (curl --cacert, Guzzle's verify, CURLOPT_CAINFO, a trust store) that the proxy's environment cannot reach; ${REMEDY}`
     : `the client did not complete the handshake (does it speak TLS through the tunnel, and trust the proxy's local CA?); ${REMEDY}`;
   const authority = port === 443 ? host : `${host}:${port}`;
   return {
     line: `a client refused the TLS handshake for ${authority} (its alert: ${alert}): ${cause}`,
+    authority,
     handshake: { at: new Date().toISOString(), host, port, alert, cause },
   };
 }

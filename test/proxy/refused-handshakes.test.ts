@@ -12,7 +12,7 @@ import { onPath } from '../helpers/peers.js';
 // request comes. The proxy says so at once, in one line, and keeps it for the control API.
 
 describe.skipIf(!onPath('curl'))('a TLS handshake the client refuses', () => {
-  it('is told in one line, once per host, and listed by the control API', async () => {
+  it('is told in one line, once per host, listed by the control API and shown as a row on the live page', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'print-conformance-handshakes-'));
     const other = await loadOrCreateCa(join(folder, 'other-ca'));
     const logged: string[] = [];
@@ -46,6 +46,29 @@ describe.skipIf(!onPath('curl'))('a TLS handshake the client refuses', () => {
       expect(listed.count).toBe(2);
       expect(listed.handshakes[0]).toMatchObject({ host: 'test.printapi.nl', port: 443, alert: 'unknown ca' });
       expect(proxy.traffic.refusedHandshakeLines()).toEqual(['2× test.printapi.nl:443 (unknown ca)']);
+      // Rows of their own among the exchanges, as the live page lists them.
+      const rows = (await (await fetch(`${proxy.url}__print-conformance/api/exchanges?after=0`)).json()) as {
+        exchanges: {
+          method: string;
+          url: string;
+          judged: boolean;
+          refusedHandshake?: { host: string; reason: string };
+        }[];
+      };
+      expect(rows.exchanges).toEqual([
+        expect.objectContaining({
+          method: 'CONNECT',
+          url: 'https://test.printapi.nl/',
+          judged: false,
+          refusedHandshake: {
+            host: 'test.printapi.nl',
+            reason: expect.stringMatching(/^unknown ca: it does not trust/),
+          },
+        }),
+        expect.objectContaining({ method: 'CONNECT' }),
+      ]);
+      const page = await (await fetch(`${proxy.url}__print-conformance/`)).text();
+      expect(page).toContain('test.printapi.nl');
     } finally {
       await proxy.close();
       rmSync(folder, { recursive: true, force: true });
