@@ -5,6 +5,9 @@ import { request } from 'undici';
 // status itself). A call runs on its own: it never delays or fails the answer that caused it. An
 // answer other than 2xx, or none in time, is tried again after 1, 2, 4 … s, five tries in all;
 // each try is one log line, and every call stays listed for the control API and the live page.
+// A URL's user and password (`https://shop:secret@…/webhook`) are sent as Basic credentials, as
+// a receiver behind them expects, and never shown: the lines and the list name the URL without
+// its password.
 
 export interface WebhookTry {
   /** The receiver's HTTP status, when it answered. */
@@ -16,8 +19,33 @@ export interface WebhookTry {
 
 export interface WebhookCall {
   orderId: string;
+  /** The URL as shown: its password, if it had one, replaced. */
   url: string;
   tries: WebhookTry[];
+}
+
+/** Where a webhook goes: the URL without its credentials, those as a header, and the URL as shown. */
+interface WebhookTarget {
+  sendTo: string;
+  authorization?: string;
+  shown: string;
+}
+
+function webhookTarget(given: string): WebhookTarget {
+  const url = new URL(given);
+  if (url.username === '' && url.password === '') return { sendTo: given, shown: given };
+  const user = decodeURIComponent(url.username);
+  const password = decodeURIComponent(url.password);
+  url.username = '';
+  url.password = '';
+  const sendTo = url.href;
+  url.username = encodeURIComponent(user);
+  if (password !== '') url.password = '[Filtered]';
+  return {
+    sendTo,
+    authorization: `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`,
+    shown: url.href.replace('%5BFiltered%5D', '[Filtered]'),
+  };
 }
 
 export interface WebhookOptions {
@@ -41,7 +69,11 @@ export class Webhooks {
   private readonly aborts = new Set<AbortController>();
   private closed = false;
 
-  constructor(private readonly options: WebhookOptions) {}
+  private readonly targets: WebhookTarget[];
+
+  constructor(private readonly options: WebhookOptions) {
+    this.targets = options.urls.map(webhookTarget);
+  }
 
   get enabled(): boolean {
     return this.options.urls.length > 0;
@@ -55,11 +87,11 @@ export class Webhooks {
   /** An order's (or its payment's) status changed: every webhook URL is called, in the background. */
   notify(orderId: string): void {
     if (this.closed) return;
-    for (const url of this.options.urls) {
-      const call: WebhookCall = { orderId, url, tries: [] };
+    for (const target of this.targets) {
+      const call: WebhookCall = { orderId, url: target.shown, tries: [] };
       this.kept.push(call);
       if (this.kept.length > CALLS_KEPT) this.kept.shift();
-      const running = this.deliver(call).catch(() => undefined);
+      const running = this.deliver(call, target).catch(() => undefined);
       this.running.add(running);
       running.finally(() => this.running.delete(running));
     }
@@ -77,12 +109,12 @@ export class Webhooks {
     await this.settled();
   }
 
-  private async deliver(call: WebhookCall): Promise<void> {
+  private async deliver(call: WebhookCall, target: WebhookTarget): Promise<void> {
     const delays = this.options.retryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS;
     const tries = delays.length + 1;
     for (let index = 0; index < tries && !this.closed; index += 1) {
       if (index > 0 && !(await this.wait(delays[index - 1] as number))) return;
-      const done = await this.attempt(call);
+      const done = await this.attempt(call, target);
       call.tries.push(done);
       const last = index === tries - 1;
       const ok = done.status !== undefined && done.status >= 200 && done.status < 300;
@@ -95,16 +127,19 @@ export class Webhooks {
     }
   }
 
-  private async attempt(call: WebhookCall): Promise<WebhookTry> {
+  private async attempt(call: WebhookCall, target: WebhookTarget): Promise<WebhookTry> {
     const timeoutMs = this.options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
     const abort = new AbortController();
     this.aborts.add(abort);
     const timer = setTimeout(() => abort.abort(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
     const started = performance.now();
     try {
-      const answer = await request(call.url, {
+      const answer = await request(target.sendTo, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(target.authorization ? { authorization: target.authorization } : {}),
+        },
         body: new URLSearchParams({ orderId: call.orderId }).toString(),
         signal: abort.signal,
       });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { send } from '../../src/http/send.js';
 import { type ReferenceService, startReferenceService } from '../../src/reference/service.js';
-import type { WebhookOptions } from '../../src/reference/webhooks.js';
+import { type WebhookOptions, Webhooks } from '../../src/reference/webhooks.js';
 import { runCli } from '../helpers/cli.js';
 import { checkoutRequestJson, PDF_BYTES } from '../helpers/exchanges.js';
 
@@ -237,5 +237,32 @@ describe('serve --webhook-url', () => {
       expect(result.stderr).toBe(`print-conformance: --webhook-url ${given} ${why}\n`);
       expect(result.stdout).toBe('');
     }
+  });
+
+  it("sends a URL's user and password as Basic credentials, and shows the URL without its password", async () => {
+    const headers: (string | undefined)[] = [];
+    const server = createServer((request, response) => {
+      headers.push(request.headers.authorization);
+      request.resume();
+      request.on('end', () => response.writeHead(204).end());
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    cleanup.push(() => new Promise<void>((closed) => server.close(() => closed())));
+    const port = (server.address() as AddressInfo).port;
+    const lines: string[] = [];
+    const webhooks = new Webhooks({
+      urls: [`http://sh%40p:s3cr%3At@127.0.0.1:${port}/hook`],
+      log: (line) => lines.push(line),
+    });
+    webhooks.notify('order-1');
+    await webhooks.settled();
+    expect(headers).toEqual([`Basic ${Buffer.from('sh@p:s3cr:t').toString('base64')}`]);
+    const shown = `http://sh%40p:[Filtered]@127.0.0.1:${port}/hook`;
+    expect(webhooks.calls()).toEqual([
+      { orderId: 'order-1', url: shown, tries: [{ status: 204, durationMs: expect.any(Number) }] },
+    ]);
+    expect(lines.join('\n')).not.toContain('s3cr');
+    expect(lines[0]).toContain(shown);
   });
 });
