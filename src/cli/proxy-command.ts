@@ -20,6 +20,7 @@ import { parseByteSize } from './byte-size.js';
 import { parseConnectTo, parseIntercept, readTargetCa } from './interception-options.js';
 import { numberOption, portOption } from './number-option.js';
 import { proxyOptions } from './proxy-options.js';
+import { reportsLine } from './reports-line.js';
 import { optionList, selectedRules } from './rule-selection.js';
 import { serviceUrl } from './service-url.js';
 import { withSettings } from './settings.js';
@@ -220,6 +221,7 @@ export function proxyCommand(yargs: Argv) {
           ...(wrapped ? { command: { command: wrapped.join(' '), exitCode: commandCode } } : {}),
           ...(clientEnv ? { clientEnvironment: clientEnv.names } : {}),
           width: terminalWidth(wrapped ? process.stderr : process.stdout),
+          brief: argv.quiet,
         }),
         secrets,
       );
@@ -239,13 +241,18 @@ export function proxyCommand(yargs: Argv) {
       // The reports of a session, as run writes them; one that cannot be written is said, and the
       // verdict stands (the traffic went through either way).
       try {
-        writeReports(verdict.result, {
+        const places = {
           reportDir: argv['report-dir'],
           jsonReport: argv['json-report'],
           junit: argv.junit,
           allureDir: argv['allure-dir'],
           sarif: argv.sarif,
-        });
+        };
+        writeReports(verdict.result, places);
+        // Where they went, as run says it: beside the table (stderr when a command holds stdout).
+        (wrapped ? process.stderr : process.stdout).write(
+          reportsLine({ ...places, ...(argv['summary-md'] ? { summaryMd: argv['summary-md'] } : {}) }),
+        );
       } catch (error) {
         log(`print-conformance: cannot write the reports: ${fileProblem(error)}`);
       }

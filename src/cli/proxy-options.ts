@@ -63,7 +63,8 @@ export function proxyOptions(y: Argv) {
     .option('quiet', {
       type: 'boolean',
       default: false,
-      describe: 'No progress or per-exchange lines: only the listening line, problems and the summary',
+      describe:
+        'No progress or per-exchange lines: the listening line, problems, the rules that failed, the summary line and where the reports went',
     })
     .option('format', {
       choices: ['auto', 'json', 'xml', 'both'] as const,

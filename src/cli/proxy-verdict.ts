@@ -32,6 +32,8 @@ export interface SessionFacts {
   clientEnvironment?: string[];
   /** The width of the terminal the table goes to, if it goes to one (see terminalWidth). */
   width?: number;
+  /** --quiet: the rules that failed or fail the session untested, and the summary line; not the table of what held. */
+  brief?: boolean;
 }
 
 export interface ProxyVerdict {
@@ -99,7 +101,7 @@ export function proxyVerdict(facts: SessionFacts): ProxyVerdict {
     counts.push(`${count} TLS handshake${count === 1 ? '' : 's'} refused`);
   }
   const lines: string[] = [];
-  if (!failure) lines.push(consoleSummary(result, { width: facts.width }).trimEnd());
+  if (!failure) lines.push(consoleSummary(result, { width: facts.width, brief: facts.brief }).trimEnd());
   if (notReached.length > 0) lines.push(`${NOT_REACHED_HEADING}:`, ...notReached.map((line) => `  ${line}`));
   const passedOn = traffic.passedOnLines();
   if (passedOn.length > 0) lines.push(`${PASSED_ON_HEADING}:`, ...passedOn.map((line) => `  ${line}`));

@@ -62,6 +62,11 @@ describe('proxy reports', () => {
       .map((name) => JSON.parse(readFileSync(join(reports, 'allure-results', name), 'utf8')));
     expect(allure.find((test) => test.name === 'checkout.return-url.length')?.status).toBe('failed');
     expect(allure.filter((test) => test.status === 'passed').length).toBe(json.summary.passed + json.summary.warnings);
+    // --quiet: what failed, the summary line and where the reports went; not the table of what held.
+    expect(result.stderr).toMatch(/^FAIL +checkout\.return-url\.length/m);
+    expect(result.stderr).not.toMatch(/^PASS /m);
+    expect(result.stderr).toMatch(/^\d+ passed, [1-9]\d* failed, /m);
+    expect(result.stderr).toContain(`reports: ${join(reports, 'results.json')}, ${join(reports, 'junit.xml')}`);
   });
 
   it('writes each report where --json-report, --junit and --allure-dir name it', async () => {
