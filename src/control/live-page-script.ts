@@ -90,14 +90,17 @@ export function listScript(shownRows: number): string {
       const outcome = s.failed > 0 ? ['failed', 'bad'] : s.untested > 0 ? ['untested', 'warn'] : s.passed > 0 ? ['passed', 'good'] : ['nothing judged yet', 'muted'];
       const strong = document.createElement('strong');
       strong.textContent = outcome[0]; strong.className = outcome[1];
-      verdict.replaceChildren('Verdict so far: ', strong, ' — ' + s.passed + ' passed, ' + s.failed + ' failed, ' + s.untested + ' untested, ' + s.skipped + ' skipped');
+      verdict.replaceChildren('Verdict so far: ', strong, ' — ' + s.passed + ' passed, ' + s.failed + ' failed, ' + (s.warnings ?? 0) + ' warnings, ' + s.untested + ' untested, ' + s.skipped + ' skipped');
     }
     if (named.ok && tests) {
       const items = (await named.json()).tests.map((t) => {
         const li = document.createElement('li');
-        li.className = t.passed ? 'good' : 'bad';
+        const shown = t.judged > 0;
+        li.className = !shown ? 'muted' : t.passed ? 'good' : 'bad';
         li.dataset.test = t.name;
-        li.textContent = (t.passed ? '✓ ' : '✗ ') + t.name + ' (' + t.exchanges + ')' + (t.passed ? '' : ': ' + t.failed.map((r) => r.rule).join(' '));
+        li.textContent = !shown
+          ? '· ' + t.name + ' (' + t.exchanges + '): no exchange of the interface'
+          : (t.passed ? '✓ ' : '✗ ') + t.name + ' (' + t.exchanges + ')' + (t.passed ? '' : ': ' + t.failed.map((r) => r.rule).join(' '));
         addOption('test', t.name);
         return li;
       });

@@ -40,6 +40,8 @@ export interface PageContext {
 export interface VerdictSummary {
   passed: number;
   failed: number;
+  /** should rules that failed (results.json counts them apart from failed). */
+  warnings?: number;
   untested: number;
   skipped: number;
 }
@@ -136,16 +138,20 @@ export function verdictLine(summary: VerdictSummary | undefined): string {
         : summary.passed > 0
           ? ['passed', 'good']
           : ['nothing judged yet', 'muted'];
-  return `Verdict so far: <strong class="${style}">${word}</strong> — ${summary.passed} passed, ${summary.failed} failed, ${summary.untested} untested, ${summary.skipped} skipped`;
+  return `Verdict so far: <strong class="${style}">${word}</strong> — ${summary.passed} passed, ${summary.failed} failed, ${summary.warnings ?? 0} warnings, ${summary.untested} untested, ${summary.skipped} skipped`;
+}
+
+/** A test that sent no exchange of the interface has shown nothing: it neither passes nor fails. */
+function testItem(test: ClientTestVerdict): string {
+  const name = escapeHtml(test.name);
+  if (test.judged === 0)
+    return `<li class="muted" data-test="${name}">· ${name} (${test.exchanges}): no exchange of the interface</li>`;
+  const failed = test.passed ? '' : `: ${test.failed.map((failure) => escapeHtml(failure.rule)).join(' ')}`;
+  return `<li class="${test.passed ? 'good' : 'bad'}" data-test="${name}">${test.passed ? '✓' : '✗'} ${name} (${test.exchanges})${failed}</li>`;
 }
 
 function testItems(tests: readonly ClientTestVerdict[]): string {
-  return tests
-    .map(
-      (test) =>
-        `<li class="${test.passed ? 'good' : 'bad'}" data-test="${escapeHtml(test.name)}">${test.passed ? '✓' : '✗'} ${escapeHtml(test.name)} (${test.exchanges})${test.passed ? '' : `: ${test.failed.map((failure) => escapeHtml(failure.rule)).join(' ')}`}</li>`,
-    )
-    .join('');
+  return tests.map(testItem).join('');
 }
 
 function webhookRows(calls: readonly WebhookCallShown[]): string {

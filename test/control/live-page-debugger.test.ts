@@ -111,7 +111,7 @@ browserTest('the live page as a debugger', () => {
     await until(`document.querySelector('#verdict strong')?.textContent === 'failed'`);
     const { summary } = await api<{ summary: Record<string, number> }>('api/verdicts');
     expect(await page.evaluate<string>(`document.getElementById('verdict').textContent`)).toBe(
-      `Verdict so far: failed — ${summary.passed} passed, ${summary.failed} failed, ${summary.untested} untested, ${summary.skipped} skipped`,
+      `Verdict so far: failed — ${summary.passed} passed, ${summary.failed} failed, ${summary.warnings} warnings, ${summary.untested} untested, ${summary.skipped} skipped`,
     );
     expect(await page.evaluate<string>(`document.querySelector('#tests li[data-test="breaks-it"]').textContent`)).toBe(
       '✗ breaks-it (2): checkout.return-url.length',
@@ -121,6 +121,13 @@ browserTest('the live page as a debugger', () => {
     expect(await page.evaluate<string>(`document.getElementById('verdict').textContent`)).toMatch(
       /^Verdict so far: failed — /,
     );
+    // A test that sent nothing of the interface has shown nothing: neither a pass nor a failure.
+    for (const name of ['sends-nothing', null])
+      await fetch(`${control}api/tests`, { method: 'POST', body: JSON.stringify({ name }) });
+    await page.open(live);
+    expect(
+      await page.evaluate<string>(`document.querySelector('#tests li[data-test="sends-nothing"]').textContent`),
+    ).toBe('· sends-nothing (0): no exchange of the interface');
   });
 
   it("shows each exchange's durations (to the answer's head, to its end) and both bodies' sizes as sent", async () => {
