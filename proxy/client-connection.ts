@@ -1,21 +1,20 @@
 import type { Socket } from 'node:net';
-import { ABSOLUTE_FORM, routeAbsoluteForm } from './absolute-form.js';
-import { admitRequest } from './admission.js';
 import { failureAnswer, mayResend } from './answer-checks.js';
 import { AnswerRelay } from './answer-relay.js';
 import type { BlindRequest } from './blind-request.js';
 import { malformedStatus, tlsOnPlainPort, writeBare, writeRefusal } from './client-refusals.js';
+import { ConnectionClock } from './connection-clock.js';
 import type { ControlCall } from './control-call.js';
-import { controlRequest } from './control-request.js';
 import { EnforceGate } from './enforce-gate.js';
 import { judgeFailed, settle } from './exchange-end.js';
 import { type Flight, newFlight } from './flight.js';
 import { HeldEvents } from './held-events.js';
 import { type MessageHead, MessageParser } from './http-parser.js';
-import { fieldLines, fieldValues, statusLine } from './message-head.js';
+import { fieldLines, statusLine } from './message-head.js';
 import type { ProxyContext } from './proxy-context.js';
 import { RequestBackpressure } from './request-backpressure.js';
 import { requestBodyOf } from './request-body.js';
+import { routeRequest } from './request-route.js';
 import { lingerThenClose, writeWhole } from './socket-writes.js';
 import { TargetLink } from './target-link.js';
 import { UnreadAnswers } from './unread-answers.js';
@@ -25,9 +24,10 @@ import type { UpstreamFailure } from './upstream.js';
 // Requests are read off the socket with node's HTTP parser, admitted (admission.ts), in enforce
 // mode judged first (enforce-gate.ts), and written to the target with a new head; bodies pass
 // through as the bytes they are while taps watch them, and the answer comes back through the relay
-// (answer-relay.ts). A control call (control-request.ts) or a request in absolute form
-// (absolute-form.ts) takes its own path. Exchanges on a connection are handled one after another:
-// a pipelined request is read when the one before it has been answered (held-events.ts).
+// (answer-relay.ts). Where a request goes is decided in request-route.ts: a control call or a
+// request for another host takes its own path. Exchanges on a connection are handled one after
+// another: a pipelined request is read when the one before it has been answered (held-events.ts).
+// When its head began and when it went idle are kept in connection-clock.ts.
 
 /** With no client timeout, idle connections are still closed after this long, as node's http server does. */
 const KEEP_ALIVE_MS = 5000;
@@ -58,17 +58,14 @@ export class ClientConnection {
   private silent = false;
   /** The Host this connection's requests were last allowed for. */
   private allowedHost: string | undefined;
-  /** When the first byte of the request head being read came (its turn, for a pipelined one); 0: none. */
-  private headStartedAt = 0;
+  /** When the head being read began and when the connection went idle (the sweep's and the limit's). */
+  private readonly clock = new ConnectionClock();
   private readonly backpressure: RequestBackpressure;
   private readonly idleMs: number;
   /** Answers waiting in the client's socket, charged to the memory budget until it reads them. */
   private readonly unread: UnreadAnswers;
   /** The next request waits until the client has read the answers before it (see `next`). */
   private waitingForClient = false;
-  /** Exchanges this connection has finished, and when the last one ended. */
-  private served = 0;
-  private idleSince = 0;
 
   constructor(
     private readonly client: Socket,
@@ -107,7 +104,7 @@ export class ClientConnection {
     });
     // Events are handled at once unless an exchange before them is still being answered.
     this.parser = new MessageParser('request', {
-      begin: () => this.held.run(() => this.headBegun()),
+      begin: () => this.held.run(() => this.clock.headBegun()),
       head: (head) => {
         this.held.run(() => this.requestHead(head));
         return false;
@@ -143,12 +140,12 @@ export class ClientConnection {
   /** The head being read has had its time (checked by the proxy's sweep): 408, and the connection closes. */
   checkHeadDeadline(now: number): void {
     const limit = this.context.headersTimeoutMs;
-    if (this.headStartedAt === 0 || limit === 0 || now - this.headStartedAt <= limit || this.ignoring) return;
+    if (this.ignoring || !this.clock.headOverdue(now, limit)) return;
     this.cutHead(`the request head was not complete within ${limit / 1000} s`);
   }
 
   private cutHead(why: string): void {
-    this.headStartedAt = 0;
+    this.clock.headEnded();
     this.refuse(408, JSON.stringify({ message: `print-conformance proxy: ${why}` }));
     lingerThenClose(this.client);
   }
@@ -161,20 +158,15 @@ export class ClientConnection {
    */
   spareFor(now: number): { idle: boolean; since: number } | undefined {
     if (this.handedOver || this.ignoring || this.flight || this.held.holding) return undefined;
-    if (this.headStartedAt === 0) return this.served > 0 ? { idle: true, since: this.idleSince } : undefined;
-    return now - this.headStartedAt >= 1000 ? { idle: false, since: this.headStartedAt } : undefined;
+    return this.clock.spare(now);
   }
 
   /** Makes room for a new connection (see spareFor). */
   giveWay(): void {
-    if (this.headStartedAt === 0) {
+    if (!this.clock.readingHead) {
       this.endClient();
       lingerThenClose(this.client);
     } else this.cutHead('the request head was cut off to make room for another connection (--max-connections)');
-  }
-
-  private headBegun(): void {
-    this.headStartedAt = performance.now();
   }
 
   private read(chunk: Buffer): void {
@@ -193,7 +185,7 @@ export class ClientConnection {
   }
 
   private requestHead(given: MessageHead): void {
-    this.headStartedAt = 0;
+    this.clock.headEnded();
     // A control call or a blind request is the connection's last: what a client pipelined after it is dropped.
     if (this.aside) return;
     if (given.method === 'CONNECT' && this.ownContext.door) {
@@ -201,51 +193,24 @@ export class ClientConnection {
       return;
     }
     this.context = this.ownContext;
-    const control = controlRequest(given, this.ownContext, this.client, this.allowedHost, () => this.detach());
-    if (control?.kind === 'refused') {
-      this.refuse(control.status, control.body);
+    const route = routeRequest(given, this.ownContext, this.client, this.allowedHost, () => this.detach());
+    this.context = route.context;
+    if (route.kind === 'refused') {
+      if (route.log) this.context.log(route.log);
+      this.refuse(route.status, route.body);
       return;
     }
-    if (control) {
-      this.aside = control.call;
+    if (route.kind === 'aside') {
+      this.aside = route.call;
       this.client.resume();
       return;
     }
-    let head = given;
-    let allowedHost = this.allowedHost;
-    if (ABSOLUTE_FORM.test(head.url)) {
-      const inside = this.absoluteForm(head);
-      if (!inside) return;
-      head = inside;
-      // The authority in the request target names the host, not Host (RFC 9112 §3.2.2).
-      allowedHost = fieldValues(head.rawHeaders, 'host')[0];
-    }
-    const admission = admitRequest(head, this.context, allowedHost);
-    if (!admission.admitted) {
-      if (admission.log) this.context.log(admission.log);
-      this.refuse(admission.status, admission.body);
-      return;
-    }
-    this.allowedHost = admission.host;
-    const flight = newFlight(head, admission, this.context);
+    this.allowedHost = route.admission.host;
+    const flight = newFlight(route.head, route.admission, this.context);
     this.flight = flight;
     // In enforce mode the request is judged before anything of it is forwarded (enforce-gate.ts).
     if (this.context.enforce && this.gate.admit(flight)) return;
     this.forward(flight);
-  }
-
-  /** An absolute-form request: the head to handle in interception's context, or undefined when it is not handled here. */
-  private absoluteForm(head: MessageHead): MessageHead | undefined {
-    const route = routeAbsoluteForm(head, this.ownContext, this.client);
-    if (route.kind === 'refused') this.refuse(route.status, route.body);
-    else if (route.kind === 'blind') {
-      this.aside = route.request;
-      this.client.resume();
-    } else {
-      this.context = route.context;
-      return route.head;
-    }
-    return undefined;
   }
 
   /** A CONNECT: the socket, and what came after the head, go to the forward door. */
@@ -417,8 +382,7 @@ export class ClientConnection {
 
   private finish(flight: Flight): void {
     if (flight.finished) return;
-    this.served += 1;
-    this.idleSince = performance.now();
+    this.clock.exchangeDone();
     settle(flight, this.context);
     if (!flight.requestEnded && flight.forwarded) {
       // The target has not had the whole request: its connection cannot carry another one.
@@ -484,7 +448,8 @@ export class ClientConnection {
   private malformed(code: string, chunk: Buffer): void {
     this.ignoring = true;
     // TLS where HTTP was due: said in one line; the client itself sees only that TLS failed.
-    const hint = this.served === 0 && !this.flight ? tlsOnPlainPort(chunk, this.ownContext.ownAuthority) : undefined;
+    const hint =
+      this.clock.served === 0 && !this.flight ? tlsOnPlainPort(chunk, this.ownContext.ownAuthority) : undefined;
     if (hint) {
       this.ownContext.log(`print-conformance proxy: ${hint}`);
       this.ownContext.refused(400, hint);

@@ -4,24 +4,22 @@ import { ControlPlane, DEFAULT_MAX_STREAMS } from '../src/control/control-plane.
 import { ExchangeFeed } from '../src/control/exchange-feed.js';
 import { RefusedHandshakes } from '../src/control/refused-handshakes.js';
 import { TestVerdicts } from '../src/control/test-verdicts.js';
-import { splitObservations } from '../src/findings/observations.js';
 import { hostAllowed, isLoopback } from '../src/http/host-names.js';
 import { listen } from '../src/http/listen.js';
 import { type SessionNames, sessionRedaction } from '../src/redaction/index.js';
 import { HostContexts } from '../src/tls/host-contexts.js';
 import { caDirectory, existingCaCertificate, loadOrCreateCa } from '../src/tls/local-ca.js';
 import { upstreamTrust } from '../src/tls/trust.js';
-import type { Exchange } from '../src/validate/exchange.js';
-import type { Judgement } from '../src/validate/index.js';
-import { judgeTraffic, type TrafficJudgement, TrafficState } from '../src/validate/traffic.js';
+import { TrafficState } from '../src/validate/traffic.js';
 import { ClientConnection } from './client-connection.js';
+import { ConnectionLimit } from './connection-limit.js';
 import { TrafficLog } from './exchange-log.js';
 import { type ConnectTo, connectionFor, ForwardDoor, type InterceptedHost } from './forward-door.js';
+import { judgeAndRecord } from './judge-and-record.js';
 import { MemoryBudget } from './memory-budget.js';
-import { describeViolations, type ProxyContext } from './proxy-context.js';
-import { type RecordedExchange, Recorder } from './recorder.js';
+import type { ProxyContext } from './proxy-context.js';
+import { Recorder } from './recorder.js';
 import { refusedHandshake } from './refused-handshake.js';
-import { lingerThenClose } from './socket-writes.js';
 import { routeOf } from './upstream.js';
 
 // A reverse proxy that forwards every byte unchanged (but for absolute URLs that point at the
@@ -94,39 +92,6 @@ export interface ProxyHandle {
 
 export { VIOLATIONS_HEADER } from './proxy-context.js';
 
-const TOO_MANY = 'too many connections; try again later';
-
-/** A connection over the limit: told so in HTTP (nginx's limit_conn answers 503 too), and closed. */
-function refuseConnection(socket: Socket): void {
-  const body = `{"message":"print-conformance proxy: ${TOO_MANY}"}`;
-  socket.on('error', () => {});
-  // What the client sends is read and dropped, so that closing does not reset the connection
-  // before the answer is read.
-  socket.resume();
-  socket.end(
-    `HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nretry-after: 1\r\nconnection: close\r\n\r\n${body}`,
-  );
-  lingerThenClose(socket);
-}
-
-/** Why the proxy refused a request, from the body it answered with. */
-function refusalReason(status: number, body: string): string {
-  let message = body;
-  try {
-    message = (JSON.parse(body) as { message?: string }).message ?? body;
-  } catch {
-    // A plain message, or no body at all.
-  }
-  message = message.replace(/^print-conformance proxy: /, '');
-  if (message) return message;
-  return status === 405 ? 'a CONNECT request (the proxy is no forward proxy)' : 'an upgrade request (not forwarded)';
-}
-
-/** Method and path of an exchange for the log: never the query, which may carry a token. */
-function requestLine(exchange: Exchange): string {
-  return `${exchange.request.method} ${new URL(exchange.request.url).pathname}`;
-}
-
 export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   const target = new URL(options.target);
   // It would be written into recordings and error answers with every URL of the target.
@@ -168,13 +133,6 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     // Streams may not take every connection: half of them at most, so the traffic still gets through.
     maxStreams: Math.max(1, Math.min(DEFAULT_MAX_STREAMS, Math.floor((options.maxConnections ?? 1000) / 2))),
   });
-  // The tally takes each exchange's judgement from its one judging on the way through. Every
-  // exchange is recorded in the same turn as its last judging, so the last judgement made is its
-  // own (a request blocked in enforce mode is judged as a preview, another object, just before).
-  // Kept so rather than in a WeakMap, which cost more per exchange than the tally itself.
-  let lastJudged: Exchange | undefined;
-  let lastJudgement: Judgement | undefined;
-  let lastScope: TrafficJudgement['scope'] | undefined;
   const listenHost = options.host ?? '127.0.0.1';
   const allowedHosts = options.allowedHosts ?? [];
   /** Connections reading requests, each with the socket accepted for it (under TLS, the one TLS runs on). */
@@ -232,53 +190,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     headersTimeoutMs: Number.isFinite(headersTimeoutMs) ? headersTimeoutMs : 0,
     answerTimeoutMs: options.connectTimeoutMs ?? 10_000,
     targetTimeoutMs: options.targetTimeoutMs ?? 60_000,
-    judge: (exchange) => {
-      lastJudged = exchange;
-      lastJudgement = undefined;
-      lastScope = undefined;
-      try {
-        const sorted = judgeTraffic(exchange, state);
-        lastScope = sorted.scope;
-        const judged = sorted.judgement;
-        // Order answers and what is not the interface are judged by no rule.
-        if (!judged) return [];
-        // Redacted where they are made: whatever quotes them (the violations header, the log,
-        // the summaries, enforce mode's answer, the recording) quotes them redacted.
-        judged.violations = session.findings(judged.violations);
-        lastJudgement = judged;
-        const { violations } = judged;
-        return options.selected ? violations.filter((v) => options.selected?.has(v.rule)) : violations;
-      } catch (error) {
-        // Judging runs in the middle of forwarding: whatever goes wrong in it must not take the
-        // proxy down or lose the exchange. It is forwarded and recorded as not judged.
-        const message = `print-conformance could not judge this exchange: ${(error as Error).message}`;
-        exchange.error = exchange.error ?? message;
-        log(`${requestLine(exchange)}: ${session.text(message)}`);
-        return [];
-      }
-    },
-    record: (exchange, started) => {
-      exchange.durationMs = Math.round(performance.now() - started);
-      const { violations: shown, observations } = splitObservations(exchange.violations);
-      const own = lastJudged === exchange || exchange.blocked;
-      const judged = Boolean(own && lastJudgement !== undefined);
-      traffic.record(exchange, own ? lastJudgement : undefined, own ? lastScope : undefined);
-      lastJudged = undefined;
-      lastJudgement = undefined;
-      lastScope = undefined;
-      const split: RecordedExchange = { ...exchange, violations: shown, observations };
-      const redacted = redact(split) as RecordedExchange;
-      recorder.record(redacted);
-      // The live page and the control API read what the recording holds, findings and all.
-      feed.push({ ...redacted, violations: exchange.violations }, judged, exchange.test);
-      if (exchange.test !== undefined) tests.record(exchange.test, judged, exchange.violations);
-      if (shown.length > 0 || exchange.error) {
-        log(
-          `${requestLine(exchange)} → ${exchange.response?.status ?? redacted.error}${shown.length ? `  ${describeViolations(shown)}` : ''}`,
-        );
-      }
-    },
-    refused: (status, body) => traffic.refused(status, refusalReason(status, body)),
+    ...judgeAndRecord({ state, session, selected: options.selected, traffic, recorder, feed, tests, log }),
     begin: () => {
       inFlight += 1;
       let over = false;
@@ -296,16 +208,6 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     testOf: (headers) => control.testOf(headers),
     localClient: options.localClient ?? isLoopback,
     release: (connection) => connections.delete(connection as ClientConnection),
-  };
-  // Recording runs at the end of forwarding, some of it once a digest comes back from the worker
-  // thread (a promise): whatever goes wrong in it loses that exchange's record, never the proxy.
-  const recordExchange = context.record;
-  context.record = (exchange, started) => {
-    try {
-      recordExchange(exchange, started);
-    } catch (error) {
-      log(`print-conformance could not record ${requestLine(exchange)}: ${session.text((error as Error).message)}`);
-    }
   };
   // Intercepted requests keep their paths under the target's origin, and their answers are passed
   // on as the service wrote them. Made from the context above, so that it shares every later change.
@@ -346,57 +248,11 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     log,
   });
 
-  const maxConnections = options.maxConnections ?? 1000;
-  /**
-   * Every connection accepted holds a place until its socket closes, whatever it becomes: a
-   * connection handed over to a tunnel, to TLS or to an event stream leaves `connections` (it has
-   * no exchange to make room with) but still holds a descriptor, and still counts here.
-   */
-  const sockets = new Set<Socket>();
-  let full = false;
-  /**
-   * Every place is taken: a connection idle between requests (the longest idle first), else one
-   * whose head has trickled in the longest, gives way, so that slow or idle clients cannot lock
-   * out a new one. A connection that closes takes its place out of the set once it is gone.
-   */
-  const makeRoom = () => {
-    const now = performance.now();
-    let best: ClientConnection | undefined;
-    let bestSpare: { idle: boolean; since: number } | undefined;
-    for (const connection of connections.keys()) {
-      const spare = connection.spareFor(now);
-      if (!spare) continue;
-      const better =
-        !bestSpare ||
-        (spare.idle && !bestSpare.idle) ||
-        (spare.idle === bestSpare.idle && spare.since < bestSpare.since);
-      if (better) {
-        best = connection;
-        bestSpare = spare;
-      }
-    }
-    if (!best) return;
-    best.giveWay();
-    // Counted out at once: it is closing, and no longer holds a place.
-    const accepted = connections.get(best);
-    connections.delete(best);
-    if (accepted) sockets.delete(accepted);
-  };
+  const limit = new ConnectionLimit(options.maxConnections ?? 1000, connections, log, (status, reason) =>
+    traffic.refused(status, reason),
+  );
   const server = createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
-    if (sockets.size >= maxConnections) makeRoom();
-    if (sockets.size >= maxConnections) {
-      if (!full) log(`${maxConnections} client connections are open (--max-connections): more are answered 503`);
-      full = true;
-      traffic.refused(503, TOO_MANY);
-      refuseConnection(socket);
-      return;
-    }
-    sockets.add(socket);
-    socket.once('close', () => {
-      sockets.delete(socket);
-      if (sockets.size < maxConnections) full = false;
-    });
-    accept(socket, context);
+    if (limit.admit(socket)) accept(socket, context);
   });
   // One timer for all connections, rather than one per request: heads that take too long are
   // found within an eighth of the headers timeout (at most half a second late).
@@ -445,7 +301,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       stopping = true;
       for (const connection of connections.keys()) connection.cutOff();
       // Tunnels have no exchange to finish: they are cut off with the rest.
-      for (const socket of sockets) socket.destroy();
+      limit.destroyAll();
       // Cut-off exchanges are recorded as their connections close.
       await drained();
       await closed;

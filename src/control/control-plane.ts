@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { TOOL_NAME, TOOL_VERSION } from '../contract/package-root.js';
-import { harEntry } from '../http/har-entry.js';
 import { fromAnotherSite } from '../http/request-site.js';
 import { sameSecret } from '../http/same-secret.js';
 import type { Headers } from '../validate/exchange.js';
+import { type Answer, html, json, problem } from './control-answers.js';
+import { type StreamSink, streamEvents } from './event-stream.js';
 import { exchangeDetail, type ResendThrough } from './exchange-detail.js';
-import type { ExchangeFeed, FeedEntry } from './exchange-feed.js';
+import { harDownload, requestBodyDownload } from './exchange-downloads.js';
+import type { ExchangeFeed } from './exchange-feed.js';
 import { holdsText, type ListFilters, listPage, type VerdictSummary, type WebhookCallShown } from './live-page.js';
 import { detailPage } from './live-page-detail.js';
 import type { RefusedHandshakes } from './refused-handshakes.js';
@@ -31,21 +32,6 @@ export interface ControlRequest {
   body: string;
   /** The client is on this machine. */
   local: boolean;
-}
-
-export interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  /** Text (sent as UTF-8), or bytes as they are (a kept request body). */
-  body: string | Buffer;
-}
-
-/** Where an event stream writes; `buffered` is what waits in the socket unread. */
-export interface StreamSink {
-  write(text: string): void;
-  end(): void;
-  buffered(): number;
-  onClose(listener: () => void): void;
 }
 
 export type ControlAnswer = Answer | { stream: (sink: StreamSink) => void };
@@ -75,37 +61,6 @@ export interface ControlOptions {
 
 /** Event streams held open at once unless told otherwise: each holds a connection for as long as its reader likes. */
 export const DEFAULT_MAX_STREAMS = 32;
-
-/** A stream's client that reads this much less than is sent is dropped (it reconnects from where it was). */
-const STREAM_BACKLOG = 4 * 1024 * 1024;
-const HEARTBEAT_MS = 15_000;
-
-function json(status: number, value: unknown): Answer {
-  return {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-    body: `${JSON.stringify(value, null, 2)}\n`,
-  };
-}
-
-function problem(status: number, message: string): Answer {
-  return json(status, { message: `print-conformance: ${message}` });
-}
-
-function html(body: string, nonce: string): Answer {
-  return {
-    status: 200,
-    headers: {
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      // Traffic on the page is inert: no script runs but the page's own, nothing loads from outside.
-      'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
-    },
-    body,
-  };
-}
 
 /** The longest test name kept; a longer one in the header is cut to it (POST api/tests refuses it). */
 export const TEST_NAME_LIMIT = 200;
@@ -227,28 +182,8 @@ export class ControlPlane {
       );
     }
     const kept = /^exchanges\/(\d+)\/request-body$/.exec(path);
-    if (get && kept) {
-      const body = feed.item(Number(kept[1]))?.exchange.request.body;
-      const bytes =
-        body?.base64 !== undefined
-          ? Buffer.from(body.base64, 'base64')
-          : body?.text !== undefined && !body.skipped
-            ? Buffer.from(body.text, 'utf8')
-            : undefined;
-      if (!bytes)
-        return problem(404, `the body of exchange ${kept[1]} is not held whole (proxy --record-bodies keeps it)`);
-      return {
-        status: 200,
-        headers: {
-          'content-type': 'application/octet-stream',
-          'content-disposition': `attachment; filename="request-${kept[1]}.bin"`,
-          'cache-control': 'no-store',
-          'x-content-type-options': 'nosniff',
-        },
-        body: bytes,
-      };
-    }
-    if (get && path === 'api/har') return this.har();
+    if (get && kept) return requestBodyDownload(feed, kept[1] as string);
+    if (get && path === 'api/har') return harDownload(feed, this.options.targetBase);
     const opened = /^(api\/)?exchanges\/(\d+)$/.exec(path);
     if (get && opened) {
       const item = feed.item(Number(opened[2]));
@@ -341,32 +276,6 @@ export class ControlPlane {
     };
   }
 
-  /** The window's exchanges as HAR 1.2, bodies as the window holds them (redacted). */
-  private har(): Answer {
-    const entries = this.options.feed
-      .heldItems()
-      .filter((item) => !item.entry.refusedHandshake)
-      .map((item) => harEntry({ ...item.exchange, violations: item.entry.violations }));
-    const log = {
-      log: {
-        version: '1.2',
-        creator: { name: TOOL_NAME, version: TOOL_VERSION },
-        ...(this.options.targetBase ? { _target: this.options.targetBase } : {}),
-        entries,
-      },
-    };
-    return {
-      status: 200,
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        'content-disposition': 'attachment; filename="print-conformance.har"',
-        'cache-control': 'no-store',
-      },
-      body: `${JSON.stringify(log)}
-`,
-    };
-  }
-
   /** Why a control request is refused: another machine without the token, a wrong token, another site. */
   private refusal(request: ControlRequest, url: URL): Answer | undefined {
     const token = this.options.token;
@@ -417,30 +326,6 @@ export class ControlPlane {
   private stream(sink: StreamSink, request: ControlRequest, query: URLSearchParams): void {
     const { feed } = this.options;
     const from = Number(request.headers['last-event-id'] ?? query.get('after') ?? feed.last);
-    // `json`: the entry as JSON, made once by the feed for every stream open.
-    const send = (entry: FeedEntry, json: string) => {
-      if (sink.buffered() > STREAM_BACKLOG) {
-        // A reader this far behind reconnects and asks from its last event: the window has it, or says what it lost.
-        sink.end();
-        return;
-      }
-      sink.write(`event: exchange\nid: ${entry.seq}\ndata: ${json}\n\n`);
-    };
-    sink.write(`retry: 1000\n\n`);
-    for (const entry of feed.since(Number.isInteger(from) && from >= 0 ? from : feed.last))
-      send(entry, JSON.stringify(entry));
-    const unsubscribe = feed.subscribe(send);
-    // Refused handshakes are no exchanges: events without a sequence number, from now on.
-    const unsubscribeHandshakes = this.options.handshakes?.subscribe((handshake) =>
-      sink.write(`event: handshake\ndata: ${JSON.stringify(handshake)}\n\n`),
-    );
-    const heartbeat = setInterval(() => sink.write(': still here\n\n'), HEARTBEAT_MS).unref();
-    this.streams.add(sink);
-    sink.onClose(() => {
-      unsubscribe();
-      unsubscribeHandshakes?.();
-      clearInterval(heartbeat);
-      this.streams.delete(sink);
-    });
+    streamEvents(sink, feed, this.options.handshakes, from, this.streams);
   }
 }

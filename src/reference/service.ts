@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createSecureServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,24 +7,19 @@ import { CONTROL_PREFIX, ControlPlane } from '../control/control-plane.js';
 import { ExchangeFeed } from '../control/exchange-feed.js';
 import { TestVerdicts } from '../control/test-verdicts.js';
 import { listen } from '../http/listen.js';
-import { sameSecret } from '../http/same-secret.js';
-import { mediaType } from '../validate/exchange.js';
-import { fileKindOf } from '../validate/magic.js';
 import type { TallyData } from '../validate/tally.js';
-import { readCheckoutRequest } from './checkout-reader.js';
 import { answerControl } from './control-answer.js';
 import { CONFORMANT, type Dialect, type OutgoingAnswer } from './dialect.js';
 import { type Fault, FaultPlan } from './faults.js';
 import { refusedForeignHost, type ServiceNames } from './foreign-host.js';
 import { HttpError } from './http-error.js';
-import { orderStatus, orderView } from './order-view.js';
+import { orderStatus } from './order-view.js';
 import { answerPayment, isPaymentPath, settlePayment } from './payment-flow.js';
-import { decodeUtf8, readSmallBody } from './request-body.js';
+import { BASE_PATH, createResourceHandler } from './resource-handler.js';
 import { Responder } from './responder.js';
-import { type CheckoutRecord, ReferenceStore } from './store.js';
-import { type ReceivedFile, receiveMultipartUpload, receiveRawUpload } from './upload-receiver.js';
+import { ReferenceStore } from './store.js';
 import { type WebhookOptions, Webhooks } from './webhooks.js';
-import { noteRequestBody, ServiceWitness } from './witness.js';
+import { ServiceWitness } from './witness.js';
 
 export interface ReferenceOptions {
   host?: string;
@@ -79,10 +73,6 @@ export interface ReferenceService {
   close(): Promise<void>;
 }
 
-const BASE_PATH = '/v2/';
-/** The first path segments under the base that name a resource (oauth is answered before these). */
-const KNOWN_RESOURCES = new Set(['orders', 'checkout', 'files']);
-const SMALL_BODY_LIMIT = 1024 * 1024;
 export const DEFAULT_MAX_UPLOAD = 2 * 1024 ** 3;
 
 export async function startReferenceService(options: ReferenceOptions = {}): Promise<ReferenceService> {
@@ -90,9 +80,7 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
   const store = new ReferenceStore();
   const uploadFolder = mkdtempSync(join(tmpdir(), 'print-conformance-uploads-'));
   const maxUpload = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD;
-  const issuedTokens = new Set<string>();
   const faults = new FaultPlan(options.faults);
-  const authRequired = Boolean(options.token || options.clientId || faults.tokenLifetime);
   const webhooks = new Webhooks(options.webhooks ?? { urls: [] });
   // A status change is told in the background: the answer that caused it goes out as it would without.
   const statusChanged = (orderId: string) => webhooks.notify(orderId);
@@ -106,233 +94,16 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     listenHost,
     allowed: [...options.allowedHosts, ...(publicBase ? [new URL(publicBase).hostname] : [])],
   };
-
-  function checkoutModel(record: CheckoutRecord, base: string): Record<string, unknown> {
-    const model: Record<string, unknown> = {
-      amount: record.amount,
-      status: record.status,
-      paymentUrl: `${base}payments/${record.paymentId}/start`,
-    };
-    if (record.returnUrl !== undefined) model.returnUrl = record.returnUrl;
-    model.billing = { address: { ...record.address, ...dialect.extraAddressMembers } };
-    return model;
-  }
-
-  function authorisation(request: IncomingMessage): 'granted' | 'refused' | 'expired' {
-    if (!authRequired) return 'granted';
-    const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-    if (!match?.[1]) return 'refused';
-    const given = match[1];
-    const known = (options.token !== undefined && sameSecret(given, options.token)) || issuedTokens.has(given);
-    if (!known) return 'refused';
-    return faults.tokenExpired(given) ? 'expired' : 'granted';
-  }
-
-  async function receiveUpload(request: IncomingMessage): Promise<ReceivedFile> {
-    const type = mediaType(request.headers['content-type']);
-    if (type === 'multipart/form-data') {
-      if (!dialect.acceptMultipart)
-        throw new HttpError(415, 'multipart/form-data is not supported', ['Send the raw file.']);
-      return receiveMultipartUpload(request, uploadFolder, maxUpload, dialect.uploadTypes, {
-        firstPartIsFile: dialect.multipartFirstPartIsFile === true,
-        failsOnNonAsciiFilename: dialect.multipartFailsOnNonAsciiFilename === true,
-        ...(dialect.multipartFileField ? { fileField: dialect.multipartFileField } : {}),
-      });
-    }
-    if (!type || !dialect.uploadTypes.includes(type)) {
-      throw new HttpError(415, `Content-Type ${type ?? '(none)'} is not a supported file type`, [
-        `Send one of: ${dialect.uploadTypes.join(', ')}.`,
-      ]);
-    }
-    return { ...(await receiveRawUpload(request, uploadFolder, maxUpload)), declaredType: type };
-  }
-
-  async function handle(request: IncomingMessage, responder: Responder, segments: string[]) {
-    const method = request.method ?? 'GET';
-    const base = publicBase;
-    const [resource, code, extra] = segments;
-    await faults.apply(method, resource);
-    const allow = (...methods: string[]) => {
-      if (!methods.includes(method))
-        throw new HttpError(405, `${method} is not allowed here`, [`Use ${methods.join(' or ')}.`], {
-          allow: methods.join(', '),
-        });
-    };
-
-    if (resource === 'oauth' && code === undefined) {
-      allow('POST');
-      const form = new URLSearchParams(decodeUtf8(await readSmallBody(request, SMALL_BODY_LIMIT)));
-      if (form.get('grant_type') !== 'client_credentials')
-        throw new HttpError(400, 'grant_type must be client_credentials');
-      if (
-        options.clientId !== undefined &&
-        (form.get('client_id') !== options.clientId ||
-          !sameSecret(form.get('client_secret') ?? '', options.clientSecret ?? ''))
-      ) {
-        throw new HttpError(401, 'invalid client credentials');
-      }
-      const token = randomBytes(24).toString('base64url');
-      issuedTokens.add(token);
-      responder.plainJson(200, { access_token: token, token_type: 'bearer', expires_in: 14399, scope: 'orders' });
-      return;
-    }
-
-    // Nothing lives here (outside the base, or no resource of the interface): say so before asking
-    // for a token, so a client that missed /v2/ learns its base URL is wrong, not its credentials.
-    if (!KNOWN_RESOURCES.has(resource ?? '')) {
-      if (method !== 'GET' && method !== 'HEAD') request.resume();
-      throw new HttpError(404, `nothing at ${request.url}`, [`The interface lives under ${BASE_PATH}.`]);
-    }
-
-    const access = authorisation(request);
-    if (access === 'expired') {
-      throw new HttpError(401, 'the access token expired', ['Get a new token from POST oauth.'], {
-        'www-authenticate': 'Bearer error="invalid_token", error_description="the access token expired"',
-      });
-    }
-    if (access === 'refused') {
-      throw new HttpError(
-        401,
-        'missing, expired or invalid access token',
-        ['Get a token from POST oauth and send it as Authorization: Bearer.'],
-        { 'www-authenticate': 'Bearer' },
-      );
-    }
-
-    if (resource === 'orders' && code === undefined) {
-      allow('POST');
-      const text = decodeUtf8(await readSmallBody(request, SMALL_BODY_LIMIT));
-      let items: { productId: string; quantity: number }[] = [{ productId: 'boek-a5-250', quantity: 1 }];
-      if (text.trim() !== '') {
-        let body: { items?: { productId?: unknown; quantity?: unknown }[] };
-        try {
-          body = JSON.parse(text);
-        } catch {
-          throw new HttpError(400, 'the order is not valid JSON');
-        }
-        if (Array.isArray(body?.items) && body.items.length > 0) {
-          items = body.items.map((item) => ({
-            productId: typeof item?.productId === 'string' ? item.productId : 'boek-a5-250',
-            quantity: typeof item?.quantity === 'number' && item.quantity > 0 ? item.quantity : 1,
-          }));
-        }
-      }
-      const order = store.placeOrder(items);
-      responder.plainJson(201, orderView(store, order.id, base), { location: `${base}orders/${order.id}` });
-      return;
-    }
-
-    if (resource === 'orders' && code !== undefined && extra === undefined) {
-      allow('GET');
-      if (!store.orders.has(code)) throw new HttpError(404, `no order ${code}`);
-      responder.plainJson(200, orderView(store, code, base));
-      return;
-    }
-
-    if (resource === 'checkout' && code !== undefined && extra === undefined) {
-      allow('GET', 'POST');
-      const record = store.checkouts.get(code);
-      if (!record) {
-        if (method === 'POST') request.resume();
-        throw new HttpError(404, 'unknown checkout code', ['Use the checkout URL given by the order.']);
-      }
-      if (method === 'POST') {
-        // As the real service refuses an action in the wrong state: a paid checkout is not set up again.
-        if (record.status === 'Successful') {
-          throw new HttpError(403, 'the payment of this checkout succeeded; it cannot be set up again', [
-            'Read its status with GET checkout/{code}.',
-          ]);
-        }
-        const sent = await readCheckoutRequest(request, dialect);
-        if (dialect.keepUnsentMembers && record.setUp) {
-          record.returnUrl = sent.returnUrl ?? record.returnUrl;
-          record.address = { ...record.address, ...sent.address };
-          record.status = 'Open';
-          store.renewPayment(record);
-        } else if (dialect.replaceSetUp || !record.setUp) {
-          record.returnUrl = sent.returnUrl;
-          record.address = sent.address;
-          record.status = 'Open';
-          record.setUp = true;
-          // The payment URL of an earlier set-up stops working: it was for other terms.
-          store.renewPayment(record);
-        }
-        const headers: Record<string, string> =
-          dialect.setUpStatus === 201 ? { location: `${base}checkout/${code}` } : {};
-        responder.resource(dialect.setUpStatus, 'checkout', checkoutModel(record, base), headers);
-      } else {
-        responder.resource(200, 'checkout', checkoutModel(record, base));
-      }
-      return;
-    }
-
-    if (resource === 'files' && code !== undefined && extra === undefined) {
-      allow('POST');
-      const slot = store.uploads.get(code);
-      if (!slot) {
-        request.resume();
-        throw new HttpError(404, 'unknown upload code', ['Use the upload URL given by the order.']);
-      }
-      const refusal = dialect.refuseUpload?.({ endpoint: 'upload', method, headers: request.headers });
-      if (refusal) {
-        request.resume();
-        throw new HttpError(refusal, 'this service does not take the upload as it was sent');
-      }
-      const file = await receiveUpload(request);
-      const multipart = mediaType(request.headers['content-type']) === 'multipart/form-data';
-      if (dialect.uploadFails?.({ size: file.size, multipart })) {
-        rmSync(file.path, { force: true });
-        throw new Error('the upload handler failed');
-      }
-      const head = file.head.toString('base64');
-      noteRequestBody(
-        request,
-        multipart
-          ? {
-              size: file.size,
-              parts: [{ name: 'file', contentType: file.declaredType, size: file.size, headBase64: head }],
-            }
-          : { size: file.size, sha256: file.sha256, headBase64: head },
-      );
-      const kind = fileKindOf(file.head);
-      if (!kind) {
-        rmSync(file.path, { force: true });
-        throw new HttpError(400, 'the file is not a PDF, PNG or JPEG', [
-          'Check the file; its first bytes name no supported type.',
-        ]);
-      }
-      if (slot.role === 'content' && dialect.contentKinds && !dialect.contentKinds.includes(kind)) {
-        rmSync(file.path, { force: true });
-        throw new HttpError(400, `an item's content takes ${dialect.contentKinds.join(' or ')}, not ${kind}`, [
-          'Send images to the cover slot.',
-        ]);
-      }
-      // The file is kept while the service runs (the folder goes at close); a new upload replaces it.
-      const order = store.orders.get(slot.orderId);
-      const statusBefore = order && orderStatus(store, order);
-      if (slot.path) rmSync(slot.path, { force: true });
-      slot.path = file.path;
-      slot.status = 'Uploaded';
-      slot.fileType = kind;
-      slot.size = file.size;
-      slot.sha256 = file.sha256;
-      const fileType =
-        dialect.fileTypeOf?.({
-          kind,
-          declaredType: file.declaredType,
-          fileName: file.fileName,
-          multipart,
-          head: file.head,
-        }) ?? kind;
-      responder.resource(200, 'upload-result', { fileName: slot.role, fileType });
-      // The last file of a paid order moves it to Processing.
-      if (order && orderStatus(store, order) !== statusBefore) statusChanged(order.id);
-      return;
-    }
-
-    if (method !== 'GET' && method !== 'HEAD') request.resume();
-    throw new HttpError(404, `nothing at ${request.url}`, [`The interface lives under ${BASE_PATH}.`]);
-  }
+  const handle = createResourceHandler({
+    dialect,
+    store,
+    faults,
+    uploadFolder,
+    maxUpload,
+    credentials: { token: options.token, clientId: options.clientId, clientSecret: options.clientSecret },
+    publicBase: () => publicBase,
+    statusChanged,
+  });
 
   // A request the service cannot even read (a target that is no URL path, "//") is a 400 that
   // ends this request, never an exception that stops the service.
