@@ -315,8 +315,15 @@ export class ControlPlane {
     } catch {
       return problem(400, 'the body must be JSON: {"name": "the test"} (null ends it)');
     }
-    if (name !== null && (typeof name !== 'string' || name.trim() === '' || name.length > TEST_NAME_LIMIT))
-      return problem(400, `name must be a test name (1-${TEST_NAME_LIMIT} characters), or null to end the test`);
+    // A name is shown in reports and on the page: control characters (a NUL, an escape) have no place in it.
+    if (
+      name !== null &&
+      (typeof name !== 'string' || name.trim() === '' || name.length > TEST_NAME_LIMIT || /\p{Cc}/u.test(name))
+    )
+      return problem(
+        400,
+        `name must be a test name (1-${TEST_NAME_LIMIT} characters, no control characters), or null to end the test`,
+      );
     this.currentTest = name === null ? undefined : name.trim();
     // A test named is known from now on: one that sends nothing passes with no exchange, not a 404.
     if (this.currentTest !== undefined) this.options.tests.start(this.currentTest);

@@ -37,6 +37,28 @@ describe('the control API', () => {
     expect('body' in answer && answer.body).toMatch(/not percent-encoded UTF-8/);
   });
 
+  it('refuses a test name holding a control character, which reports and the page would carry', () => {
+    for (const name of ['a\u0000b', 'esc\u001b[31m', 'line\nbreak']) {
+      const answer = plane().handle({
+        method: 'POST',
+        target: 'api/tests',
+        headers: {},
+        body: JSON.stringify({ name }),
+        local: true,
+      });
+      expect('status' in answer && answer.status).toBe(400);
+      expect('body' in answer && answer.body).toMatch(/no control characters/);
+    }
+    const named = plane().handle({
+      method: 'POST',
+      target: 'api/tests',
+      headers: {},
+      body: '{"name":"Café test"}',
+      local: true,
+    });
+    expect('status' in named && named.status).toBe(200);
+  });
+
   it('never throws, whatever the request target, method, headers and body', () => {
     const piece = fc.oneof(
       fc.constantFrom(
