@@ -45,7 +45,10 @@ describe('print-conformance proxy', () => {
     // The verdict table goes to stdout, where run prints its own; the exchange log stays on stderr.
     expect(stdout).toMatch(/\nFAIL {6}checkout\.return-url\.length +must +json 1/);
     expect(stdout).toMatch(/\n {8}\[json\] request: ReturnUrl has 4 UTF-16 code units/);
-    expect(stdout).toMatch(/\nproxy summary: 2 exchanges, 2 answered by the target\n$/);
+    // The summary, then where the reports went, as run ends.
+    expect(stdout).toMatch(
+      /\nproxy summary: 2 exchanges, 2 answered by the target\nreports: .*results\.json, .*\nHTML report: .* report.*\n$/,
+    );
     expect(stderr).not.toMatch(/VERDICT|proxy summary/);
     expect(readFileSync(record, 'utf8').trim().split('\n')).toHaveLength(2);
     expect(readFileSync(summary, 'utf8')).toMatch(
