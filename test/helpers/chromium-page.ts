@@ -21,6 +21,20 @@ export const HEADLESS_FLAGS = [
   '--disable-sync',
 ];
 
+/**
+ * The environment Chromium runs in: its home and XDG folders inside its temporary profile, since
+ * it writes crash-report settings and dconf files under the home folder whatever --user-data-dir
+ * says, and no test writes outside a temporary folder.
+ */
+export function chromiumEnvironment(profile: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    HOME: profile,
+    XDG_CONFIG_HOME: join(profile, 'config'),
+    XDG_CACHE_HOME: join(profile, 'cache'),
+  };
+}
+
 interface Pending {
   resolve(value: Record<string, unknown>): void;
   reject(error: Error): void;
@@ -66,7 +80,7 @@ export class ChromiumPage {
         'about:blank',
       ],
       // Its own process group: closing it ends its helper processes too.
-      { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
+      { stdio: ['ignore', 'ignore', 'pipe'], detached: true, env: chromiumEnvironment(profile) },
     );
     let printed = '';
     const endpoint = await new Promise<string>((resolve, reject) => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withoutAnalytics } from '../../src/report/html-report.js';
-import { CHROMIUM, HEADLESS_FLAGS } from '../helpers/chromium-page.js';
+import { CHROMIUM, chromiumEnvironment, HEADLESS_FLAGS } from '../helpers/chromium-page.js';
 import { runCli } from '../helpers/cli.js';
 import { checkoutGet, checkoutPost } from '../helpers/exchanges.js';
 
@@ -49,7 +49,7 @@ async function chromium(args: string[]): Promise<string> {
     const { stdout } = await promisify(execFile)(
       CHROMIUM ?? 'chromium',
       [...HEADLESS_FLAGS, `--user-data-dir=${profile}`, '--virtual-time-budget=10000', ...args],
-      { maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
+      { maxBuffer: 64 * 1024 * 1024, timeout: 60_000, env: chromiumEnvironment(profile) },
     );
     return stdout;
   } finally {
