@@ -64,6 +64,9 @@ function clientTestCase(test: ClientTestVerdict): string {
     const message = `broke ${test.failed.map((f) => f.rule).join(', ')}`;
     return `${open}<failure message="${escapeXml(message)}" type="must">${escapeXml(`${lines(test.failed)}\n${counted}`)}</failure></testcase>`;
   }
+  // A test that sent nothing of the interface showed nothing: skipped, never passed.
+  if (test.judged === 0)
+    return `${open}<skipped message="${escapeXml(`no exchange of the interface (${counted})`)}"/></testcase>`;
   const warnings = test.warnings.length > 0 ? `warnings:\n${lines(test.warnings)}\n` : '';
   return `${open}<system-out>${escapeXml(`${warnings}${counted}`)}</system-out></testcase>`;
 }
@@ -72,8 +75,9 @@ function clientTestsSuite(result: RunResult): string[] {
   const tests = result.clientTests ?? [];
   if (tests.length === 0) return [];
   const failures = tests.filter((test) => !test.passed).length;
+  const skipped = tests.filter((test) => test.passed && test.judged === 0).length;
   return [
-    `  <testsuite name="client tests" timestamp="${result.startedAt}" tests="${tests.length}" failures="${failures}" errors="0" skipped="0" time="0">`,
+    `  <testsuite name="client tests" timestamp="${result.startedAt}" tests="${tests.length}" failures="${failures}" errors="0" skipped="${skipped}" time="0">`,
     ...tests.map(clientTestCase),
     '  </testsuite>',
   ];

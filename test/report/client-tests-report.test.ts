@@ -23,6 +23,8 @@ const clientTests: ClientTestVerdict[] = [
     failed: [{ rule: 'checkout.return-url.length', severity: 'must', count: 1, messages: ['request: too short'] }],
     warnings: [],
   },
+  // It sent only an order: nothing of the interface, so nothing shown either way.
+  { name: 'places an order', exchanges: 1, judged: 0, passed: true, failed: [], warnings: [] },
 ];
 
 function result() {
@@ -43,13 +45,17 @@ describe('client tests in the reports', () => {
   it('are one JUnit case each, the one that broke a rule failed', () => {
     const junit = junitReport(result());
     const suite = /<testsuite name="client tests"[^>]*>([\s\S]*?)<\/testsuite>/.exec(junit);
-    expect(suite?.[0]).toMatch(/tests="2" failures="1"/);
+    expect(suite?.[0]).toMatch(/tests="3" failures="1" errors="0" skipped="1"/);
     const cases = suite?.[1]?.match(/<testcase [^>]*>/g) ?? [];
     expect(cases).toEqual([
       '<testcase classname="client-tests" name="sets up a checkout" time="0">',
       '<testcase classname="client-tests" name="short &lt;ReturnUrl&gt;" time="0">',
+      '<testcase classname="client-tests" name="places an order" time="0">',
     ]);
     expect(suite?.[1]).toMatch(/<failure message="broke checkout\.return-url\.length" type="must">/);
+    expect(suite?.[1]).toMatch(
+      /name="places an order" time="0"><skipped message="no exchange of the interface \(1 exchanges, 0 of the interface\)"\/>/,
+    );
   });
 
   it('are kept under their class when named by class and method', () => {
@@ -74,6 +80,7 @@ describe('client tests in the reports', () => {
         .map((name) => JSON.parse(readFileSync(join(folder, name), 'utf8')) as { fullName: string; status: string })
         .filter((test) => test.fullName.startsWith('client test: '));
       expect(tests.map((test) => [test.fullName, test.status]).sort()).toEqual([
+        ['client test: places an order', 'skipped'],
         ['client test: sets up a checkout', 'passed'],
         ['client test: short <ReturnUrl>', 'failed'],
       ]);
