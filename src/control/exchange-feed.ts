@@ -1,5 +1,6 @@
 import { keptCopy } from '../findings/kept-copy.js';
-import type { Exchange, RecordedBody, Violation } from '../validate/exchange.js';
+import type { Exchange, Violation } from '../validate/exchange.js';
+import { ENTRY_WEIGHT, keptExchange, withoutText } from './kept-exchange.js';
 
 // The one stream of judged exchanges that the control API, its event stream and the live page
 // read, as the recorder reads it: each exchange arrives redacted as the recording holds it, gets a
@@ -47,12 +48,6 @@ export interface FeedItem {
   exchange: Exchange;
 }
 
-/** Text shown of a body, per side: more is cut, and the page says so. */
-export const SHOWN_BODY_CHARS = 64 * 1024;
-/** Bytes of a body kept whole (--record-bodies) held for the page's curl line; larger ones go. */
-export const KEPT_BINARY_CHARS = 1024 * 1024;
-/** What a body kept whole by the recording but too large for the window says of itself. */
-export const KEPT_IN_RECORDING = 'kept whole in the recording (--record-bodies), too large for the live page';
 const DEFAULT_COUNT = 1000;
 const DEFAULT_BYTES = 32 * 1024 * 1024;
 
@@ -64,31 +59,6 @@ export interface FeedBudget {
   take(bytes: number): boolean;
   hold(bytes: number): void;
   give(bytes: number): void;
-}
-
-const NOT_KEPT = 'not kept for the page: the memory budget (--memory-budget) is spent';
-
-/** A body without its text, for a window whose budget is spent. */
-function withoutText(body: RecordedBody | undefined): RecordedBody | undefined {
-  if (!body) return undefined;
-  const { text: _text, base64: _base64, headBase64: _head, parts: _parts, ...rest } = body;
-  return { ...rest, skipped: NOT_KEPT };
-}
-
-function cutBody(body: RecordedBody | undefined): RecordedBody | undefined {
-  if (!body) return undefined;
-  const { base64, ...rest } = body;
-  // Bytes kept whole stay for the curl line that sends them again, as long as they are few.
-  if (base64 !== undefined && base64.length <= KEPT_BINARY_CHARS) return { ...rest, base64 };
-  // Larger ones are in the recording (--record-bodies), not in the window: the page says where.
-  if (base64 !== undefined) return { ...rest, skipped: [rest.skipped, KEPT_IN_RECORDING].filter(Boolean).join('; ') };
-  if (rest.text !== undefined && rest.text.length > SHOWN_BODY_CHARS)
-    return {
-      ...rest,
-      text: rest.text.slice(0, SHOWN_BODY_CHARS),
-      skipped: `cut at ${SHOWN_BODY_CHARS} characters here`,
-    };
-  return rest;
 }
 
 export class ExchangeFeed {
@@ -136,27 +106,24 @@ export class ExchangeFeed {
     if (exchange.response) entry.responseBytes = exchange.response.body?.size ?? 0;
     if (exchange.blocked) entry.blocked = true;
     if (exchange.error) entry.error = exchange.error;
-    const cut: Exchange = {
-      ...exchange,
-      request: { ...exchange.request, body: cutBody(exchange.request.body) },
-      ...(exchange.response ? { response: { ...exchange.response, body: cutBody(exchange.response.body) } } : {}),
-    };
-    // A copy holding nothing of the exchange (a cut of a body is a view of all of it), weighed as kept.
-    let kept = keptCopy({ entry, exchange: cut });
-    if (this.budget && !this.budget.take(kept.weight)) {
-      kept = keptCopy({
-        entry,
-        exchange: {
-          ...cut,
-          request: { ...cut.request, body: withoutText(cut.request.body) },
-          ...(cut.response ? { response: { ...cut.response, body: withoutText(cut.response.body) } } : {}),
-        },
+    // The entry shares the kept exchange's strings, but for the test's name.
+    const entryWeight = ENTRY_WEIGHT + 2 * (test?.length ?? 0);
+    let kept = keptExchange(exchange);
+    if (this.budget && !this.budget.take(kept.weight + entryWeight)) {
+      const held = kept.exchange;
+      kept = keptExchange({
+        ...held,
+        request: { ...held.request, body: withoutText(held.request.body) },
+        ...(held.response ? { response: { ...held.response, body: withoutText(held.response.body) } } : {}),
       });
       // Small, and counted: the budget may go over by it, and takes nothing more until it is back under.
-      this.budget.hold(kept.weight);
+      this.budget.hold(kept.weight + entryWeight);
     }
-    this.hold(kept.copy, kept.weight);
-    return kept.copy.entry;
+    // The entry holds what the kept exchange does: its findings and error are the copies.
+    entry.violations = kept.exchange.violations ?? [];
+    if (kept.exchange.error) entry.error = kept.exchange.error;
+    this.hold({ entry, exchange: kept.exchange }, kept.weight + entryWeight);
+    return entry;
   }
 
   /**

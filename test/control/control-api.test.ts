@@ -1,7 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ExchangeFeed, SHOWN_BODY_CHARS } from '../../src/control/exchange-feed.js';
+import { ExchangeFeed } from '../../src/control/exchange-feed.js';
+import { SHOWN_BODY_CHARS } from '../../src/control/kept-exchange.js';
 import { startReferenceService } from '../../src/reference/service.js';
 import { proxiedService } from '../helpers/proxy-fixture.js';
 

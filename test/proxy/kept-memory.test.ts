@@ -102,6 +102,35 @@ describe('the live window', () => {
     expect(used).toBeLessThan(16 * 1024);
   });
 
+  it('holds no large string that a finding, an observation or an error quotes a part of', () => {
+    const feed = new ExchangeFeed(1000, 1024 * MiB);
+    const before = heapUsed();
+    for (let index = 0; index < 12; index += 1) {
+      const value = checkoutBody(4 * MiB, index);
+      // A message quoting a value read from a body: a view of the whole value, as V8 makes it.
+      const finding = {
+        rule: 'checkout.request.schema' as const,
+        severity: 'must' as const,
+        side: 'request' as const,
+        message: `returnUrl is too long: ${value.slice(10, 90)}`,
+        path: value.slice(100, 140),
+      };
+      const exchange = exchangeWith('{}');
+      feed.push(
+        { ...exchange, violations: [finding], observations: [finding], error: value.slice(200, 260) } as Exchange & {
+          violations: [];
+        },
+        true,
+        undefined,
+      );
+    }
+    // Twelve values of 4 MiB are 48 MiB: one may still be held by the loop, none by the window.
+    expect((heapUsed() - before) / MiB).toBeLessThan(12);
+    const kept = feed.item(12)?.exchange as Exchange & { violations: { message: string }[]; observations: unknown[] };
+    expect(kept.violations[0]?.message).toMatch(/^returnUrl is too long: /);
+    expect(kept.observations[0]).toBe(kept.violations[0]);
+  });
+
   it('keeps copies equal to what they copy, weighed', () => {
     const shared = { rule: 'a.b', message: 'm'.repeat(40) };
     const value = { list: [shared, shared], text: 't'.repeat(1000), n: 1, none: null, nested: { deep: ['é\uD800'] } };
