@@ -1,6 +1,7 @@
 import { keptCopy } from '../findings/kept-copy.js';
 import type { Exchange, Violation } from '../validate/exchange.js';
-import { ENTRY_WEIGHT, keptExchange, withoutText } from './kept-exchange.js';
+import { ENTRY_WEIGHT, keptExchange, type WithFindings, withoutText } from './kept-exchange.js';
+import { RingWindow } from './ring-window.js';
 
 // The one stream of judged exchanges that the control API, its event stream and the live page
 // read, as the recorder reads it: each exchange arrives redacted as the recording holds it, gets a
@@ -61,8 +62,10 @@ export interface FeedBudget {
   give(bytes: number): void;
 }
 
+type HeldItem = FeedItem & { weight: number };
+
 export class ExchangeFeed {
-  private readonly items: (FeedItem & { weight: number })[] = [];
+  private readonly items: RingWindow<HeldItem>;
   private bytes = 0;
   private seq = 0;
   private readonly listeners = new Set<Listener>();
@@ -71,7 +74,9 @@ export class ExchangeFeed {
     private readonly maxCount = DEFAULT_COUNT,
     private readonly maxBytes = DEFAULT_BYTES,
     private readonly budget?: FeedBudget,
-  ) {}
+  ) {
+    this.items = new RingWindow(Math.max(1, maxCount));
+  }
 
   /** The newest sequence number given (0: none yet). */
   get last(): number {
@@ -80,12 +85,12 @@ export class ExchangeFeed {
 
   /** The oldest sequence number still held. */
   get first(): number {
-    return this.items[0]?.entry.seq ?? this.seq + 1;
+    return this.items.at(0)?.entry.seq ?? this.seq + 1;
   }
 
   /** A judged exchange, redacted as the recording holds it. */
   push(
-    exchange: Exchange & { violations: Violation[]; blocked?: boolean },
+    exchange: WithFindings<Exchange> & { violations: Violation[]; blocked?: boolean },
     judged: boolean,
     test: string | undefined,
   ): FeedEntry {
@@ -122,7 +127,7 @@ export class ExchangeFeed {
     // The entry holds what the kept exchange does: its findings and error are the copies.
     entry.violations = kept.exchange.violations ?? [];
     if (kept.exchange.error) entry.error = kept.exchange.error;
-    this.hold({ entry, exchange: kept.exchange }, kept.weight + entryWeight);
+    this.hold(entry, kept.exchange, kept.weight + entryWeight);
     return entry;
   }
 
@@ -148,45 +153,55 @@ export class ExchangeFeed {
       exchange: { startedAt: at, request: { method: 'CONNECT', url, headers: {} }, error } satisfies Exchange,
     });
     this.budget?.hold(kept.weight);
-    this.hold(kept.copy, kept.weight);
+    this.hold(kept.copy.entry, kept.copy.exchange, kept.weight);
     return kept.copy.entry;
   }
 
   /** Keeps an item in the window (the newest `maxCount`, at most `maxBytes`) and tells the listeners. */
-  private hold(item: FeedItem, weight: number): void {
-    this.items.push({ ...item, weight });
+  private hold(entry: FeedEntry, exchange: Exchange, weight: number): void {
+    const dropped = this.items.push({ entry, exchange, weight });
+    if (dropped) this.drop(dropped);
     this.bytes += weight;
-    while (this.items.length > this.maxCount || (this.bytes > this.maxBytes && this.items.length > 1)) {
-      const oldest = this.items.shift() as FeedItem & { weight: number };
-      this.bytes -= oldest.weight;
-      this.budget?.give(oldest.weight);
-    }
+    while (this.bytes > this.maxBytes && this.items.length > 1) this.drop(this.items.shift() as HeldItem);
     if (this.listeners.size === 0) return;
-    const json = JSON.stringify(item.entry);
-    for (const listener of this.listeners) listener(item.entry, json);
+    const json = JSON.stringify(entry);
+    for (const listener of this.listeners) listener(entry, json);
+  }
+
+  private drop(oldest: HeldItem): void {
+    this.bytes -= oldest.weight;
+    this.budget?.give(oldest.weight);
   }
 
   /** Entries after sequence number `after`, oldest first, at most `limit`. */
   since(after: number, limit = this.maxCount): FeedEntry[] {
-    const from = this.items.findIndex((item) => item.entry.seq > after);
-    if (from < 0) return [];
-    return this.items.slice(from, from + limit).map((item) => item.entry);
+    const entries: FeedEntry[] = [];
+    // Sequence numbers are consecutive in the window: the first one after `after` is found by subtraction.
+    for (
+      let index = Math.max(0, after + 1 - this.first);
+      index < this.items.length && entries.length < limit;
+      index += 1
+    )
+      entries.push((this.items.at(index) as HeldItem).entry);
+    return entries;
   }
 
   /** Every entry held, newest first. */
   newestFirst(): FeedEntry[] {
-    return this.items.map((item) => item.entry).reverse();
+    return this.items
+      .toArray()
+      .map((item) => item.entry)
+      .reverse();
   }
 
   /** Every item held, oldest first (the HAR download, the text search). */
   heldItems(): readonly FeedItem[] {
-    return this.items;
+    return this.items.toArray();
   }
 
   item(seq: number): FeedItem | undefined {
-    const index = seq - this.first;
-    const found = this.items[index];
-    return found?.entry.seq === seq ? found : this.items.find((item) => item.entry.seq === seq);
+    const found = this.items.at(seq - this.first);
+    return found?.entry.seq === seq ? found : undefined;
   }
 
   subscribe(listener: Listener): () => void {

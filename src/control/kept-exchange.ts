@@ -38,6 +38,9 @@ export function withoutText(body: RecordedBody | undefined): RecordedBody | unde
  */
 function cutBody(body: RecordedBody | undefined): RecordedBody | undefined {
   if (!body) return undefined;
+  // Most bodies are held as they are: no base64, no parts, a text a page shows whole.
+  if (body.base64 === undefined && body.parts === undefined && (body.text?.length ?? 0) <= SHOWN_BODY_CHARS)
+    return body;
   const { base64, ...rest } = body;
   if (rest.parts !== undefined) rest.parts = keptCopy(rest.parts).copy;
   if (base64 !== undefined && base64.length <= KEPT_BINARY_CHARS) return { ...rest, base64 };

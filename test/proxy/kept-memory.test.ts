@@ -117,9 +117,7 @@ describe('the live window', () => {
       };
       const exchange = exchangeWith('{}');
       feed.push(
-        { ...exchange, violations: [finding], observations: [finding], error: value.slice(200, 260) } as Exchange & {
-          violations: [];
-        },
+        { ...exchange, violations: [finding], observations: [finding], error: value.slice(200, 260) },
         true,
         undefined,
       );
