@@ -92,9 +92,8 @@ export function judgeAndRecord(options: JudgeAndRecordOptions): Pick<ProxyContex
     lastScope = undefined;
     const split: RecordedExchange = { ...exchange, violations: shown, observations };
     const redacted = redact(split) as RecordedExchange;
-    recorder.record(redacted);
     // The live page and the control API read what the recording holds, findings and all.
-    feed.push({ ...redacted, violations: exchange.violations }, judged, exchange.test);
+    feed.push(redacted, judged, exchange.test, recorder.record(redacted));
     if (exchange.test !== undefined) tests.record(exchange.test, judged, exchange.violations);
     if (shown.length > 0 || exchange.error) {
       log(

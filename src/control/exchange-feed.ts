@@ -1,13 +1,14 @@
 import { keptCopy } from '../findings/kept-copy.js';
 import type { Exchange, Violation } from '../validate/exchange.js';
-import { ENTRY_WEIGHT, keptExchange, type WithFindings, withoutText } from './kept-exchange.js';
+import { bodilessLine, findingsOf, keptLine, lineWeight, shownExchange, type WithFindings } from './kept-exchange.js';
 import { RingWindow } from './ring-window.js';
 
 // The one stream of judged exchanges that the control API, its event stream and the live page
 // read, as the recorder reads it: each exchange arrives redacted as the recording holds it, gets a
 // sequence number, and is kept in a bounded window (a count and a size of bodies), so that a burst
 // of thousands neither grows memory without bound nor is lost to a reader that asks from where it
-// left off, as long as it asks in time.
+// left off, as long as it asks in time. It holds each exchange as a line of JSON (kept-exchange.ts)
+// and builds its entry and exchange again when they are read.
 
 /** What a list shows of an exchange: enough to filter and mark it, nothing of its bodies. */
 export interface FeedEntry {
@@ -45,8 +46,8 @@ export interface RefusedHandshake {
 
 export interface FeedItem {
   entry: FeedEntry;
-  /** The exchange as recorded (redacted), its text bodies cut to what a page shows. */
-  exchange: Exchange;
+  /** The exchange as recorded (redacted), all its findings as violations, its text bodies cut to what a page shows. */
+  exchange: WithFindings<Exchange>;
 }
 
 const DEFAULT_COUNT = 1000;
@@ -62,10 +63,41 @@ export interface FeedBudget {
   give(bytes: number): void;
 }
 
-type HeldItem = FeedItem & { weight: number };
+/** What the window holds of an exchange: its line, and what the line does not say. */
+interface Held {
+  line: string;
+  judged: boolean;
+  weight: number;
+  test: string | undefined;
+  handshake: RefusedHandshake | undefined;
+}
+
+/** The entry of an exchange, from the exchange itself as pushed or as read again from its line. */
+function entryOf(seq: number, held: Omit<Held, 'line' | 'weight'>, exchange: WithFindings<Exchange>): FeedEntry {
+  const entry: FeedEntry = {
+    seq,
+    at: exchange.startedAt ?? '',
+    method: exchange.request.method,
+    url: exchange.request.url,
+    judged: held.judged,
+    violations: findingsOf(exchange),
+  };
+  if (held.handshake) entry.refusedHandshake = held.handshake;
+  else {
+    if (exchange.response) entry.status = exchange.response.status;
+    if (held.test !== undefined) entry.test = held.test;
+    if (exchange.durationMs !== undefined) entry.durationMs = exchange.durationMs;
+    if (exchange.headMs !== undefined) entry.headMs = exchange.headMs;
+    entry.requestBytes = exchange.request.body?.size ?? 0;
+    if (exchange.response) entry.responseBytes = exchange.response.body?.size ?? 0;
+  }
+  if ((exchange as { blocked?: boolean }).blocked) entry.blocked = true;
+  if (exchange.error) entry.error = exchange.error;
+  return entry;
+}
 
 export class ExchangeFeed {
-  private readonly items: RingWindow<HeldItem>;
+  private readonly items: RingWindow<Held>;
   private bytes = 0;
   private seq = 0;
   private readonly listeners = new Set<Listener>();
@@ -83,52 +115,28 @@ export class ExchangeFeed {
     return this.seq;
   }
 
-  /** The oldest sequence number still held. */
+  /** The oldest sequence number still held (sequence numbers in the window are consecutive). */
   get first(): number {
-    return this.items.at(0)?.entry.seq ?? this.seq + 1;
+    return this.seq - this.items.length + 1;
   }
 
-  /** A judged exchange, redacted as the recording holds it. */
-  push(
-    exchange: WithFindings<Exchange> & { violations: Violation[]; blocked?: boolean },
-    judged: boolean,
-    test: string | undefined,
-  ): FeedEntry {
-    this.seq += 1;
-    const entry: FeedEntry = {
-      seq: this.seq,
-      at: exchange.startedAt ?? new Date().toISOString(),
-      method: exchange.request.method,
-      url: exchange.request.url,
-      judged,
-      violations: exchange.violations,
-    };
-    if (exchange.response) entry.status = exchange.response.status;
-    if (test !== undefined) entry.test = test;
-    if (exchange.durationMs !== undefined) entry.durationMs = exchange.durationMs;
-    if (exchange.headMs !== undefined) entry.headMs = exchange.headMs;
-    entry.requestBytes = exchange.request.body?.size ?? 0;
-    if (exchange.response) entry.responseBytes = exchange.response.body?.size ?? 0;
-    if (exchange.blocked) entry.blocked = true;
-    if (exchange.error) entry.error = exchange.error;
-    // The entry shares the kept exchange's strings, but for the test's name.
-    const entryWeight = ENTRY_WEIGHT + 2 * (test?.length ?? 0);
-    let kept = keptExchange(exchange);
-    if (this.budget && !this.budget.take(kept.weight + entryWeight)) {
-      const held = kept.exchange;
-      kept = keptExchange({
-        ...held,
-        request: { ...held.request, body: withoutText(held.request.body) },
-        ...(held.response ? { response: { ...held.response, body: withoutText(held.response.body) } } : {}),
-      });
+  /**
+   * A judged exchange, redacted as the recording holds it: its observations apart from its
+   * violations or among them. `line` is the recording's line of it (JSON, without the target),
+   * when the session records one: the window holds that string rather than make another.
+   */
+  push(exchange: WithFindings<Exchange>, judged: boolean, test: string | undefined, line?: string): void {
+    // An exchange says when it started; one that does not, says when it was kept.
+    const dated = exchange.startedAt === undefined ? { ...exchange, startedAt: new Date().toISOString() } : exchange;
+    let kept = keptLine(dated, dated === exchange ? line : undefined);
+    let weight = lineWeight(kept);
+    if (this.budget && !this.budget.take(weight)) {
+      kept = bodilessLine(dated);
+      weight = lineWeight(kept);
       // Small, and counted: the budget may go over by it, and takes nothing more until it is back under.
-      this.budget.hold(kept.weight + entryWeight);
+      this.budget.hold(weight);
     }
-    // The entry holds what the kept exchange does: its findings and error are the copies.
-    entry.violations = kept.exchange.violations ?? [];
-    if (kept.exchange.error) entry.error = kept.exchange.error;
-    this.hold(entry, kept.exchange, kept.weight + entryWeight);
-    return entry;
+    this.hold({ line: kept, judged, weight, test, handshake: undefined }, dated);
   }
 
   /**
@@ -136,72 +144,77 @@ export class ExchangeFeed {
    * sees it among the exchanges, in its place in time (the proxy's interception publishes it).
    */
   pushRefusedHandshake(refused: RefusedHandshake, at = new Date().toISOString()): FeedEntry {
-    this.seq += 1;
     const error = `the client refused the TLS handshake for ${refused.host}: ${refused.reason}`;
-    const url = `https://${refused.host}/`;
-    const kept = keptCopy({
-      entry: {
-        seq: this.seq,
-        at,
-        method: 'CONNECT',
-        url,
-        judged: false,
-        violations: [],
-        refusedHandshake: { ...refused },
-        error,
-      } satisfies FeedEntry,
-      exchange: { startedAt: at, request: { method: 'CONNECT', url, headers: {} }, error } satisfies Exchange,
-    });
-    this.budget?.hold(kept.weight);
-    this.hold(kept.copy.entry, kept.copy.exchange, kept.weight);
-    return kept.copy.entry;
+    const exchange: Exchange = {
+      startedAt: at,
+      request: { method: 'CONNECT', url: `https://${refused.host}/`, headers: {} },
+      error,
+    };
+    const line = JSON.stringify(exchange);
+    const handshake = keptCopy(refused);
+    const weight = lineWeight(line) + handshake.weight;
+    const held: Held = { line, judged: false, weight, test: undefined, handshake: handshake.copy };
+    this.budget?.hold(weight);
+    this.hold(held, exchange);
+    return entryOf(this.seq, held, exchange);
   }
 
-  /** Keeps an item in the window (the newest `maxCount`, at most `maxBytes`) and tells the listeners. */
-  private hold(entry: FeedEntry, exchange: Exchange, weight: number): void {
-    const dropped = this.items.push({ entry, exchange, weight });
+  /** Keeps an exchange in the window (the newest `maxCount`, at most `maxBytes`) and tells the listeners. */
+  private hold(held: Held, exchange: WithFindings<Exchange>): void {
+    this.seq += 1;
+    const dropped = this.items.push(held);
     if (dropped) this.drop(dropped);
-    this.bytes += weight;
-    while (this.bytes > this.maxBytes && this.items.length > 1) this.drop(this.items.shift() as HeldItem);
+    this.bytes += held.weight;
+    while (this.bytes > this.maxBytes && this.items.length > 1) this.drop(this.items.shift() as Held);
+    // The entry is made from the exchange at hand, and only for those listening: the window keeps the line.
     if (this.listeners.size === 0) return;
+    const entry = entryOf(this.seq, held, exchange);
     const json = JSON.stringify(entry);
     for (const listener of this.listeners) listener(entry, json);
   }
 
-  private drop(oldest: HeldItem): void {
+  private drop(oldest: Held): void {
     this.bytes -= oldest.weight;
     this.budget?.give(oldest.weight);
+  }
+
+  /** An exchange read again from its line: its entry, and the exchange with every finding among its violations. */
+  private read(index: number): FeedItem | undefined {
+    const held = this.items.at(index);
+    if (!held) return undefined;
+    const recorded = JSON.parse(held.line) as WithFindings<Exchange>;
+    const entry = entryOf(this.first + index, held, recorded);
+    return { entry, exchange: { ...shownExchange(recorded), violations: entry.violations } };
   }
 
   /** Entries after sequence number `after`, oldest first, at most `limit`. */
   since(after: number, limit = this.maxCount): FeedEntry[] {
     const entries: FeedEntry[] = [];
-    // Sequence numbers are consecutive in the window: the first one after `after` is found by subtraction.
     for (
       let index = Math.max(0, after + 1 - this.first);
       index < this.items.length && entries.length < limit;
       index += 1
     )
-      entries.push((this.items.at(index) as HeldItem).entry);
+      entries.push((this.read(index) as FeedItem).entry);
     return entries;
   }
 
   /** Every entry held, newest first. */
   newestFirst(): FeedEntry[] {
-    return this.items
-      .toArray()
+    return this.heldItems()
       .map((item) => item.entry)
       .reverse();
   }
 
   /** Every item held, oldest first (the HAR download, the text search). */
-  heldItems(): readonly FeedItem[] {
-    return this.items.toArray();
+  heldItems(): FeedItem[] {
+    const items: FeedItem[] = [];
+    for (let index = 0; index < this.items.length; index += 1) items.push(this.read(index) as FeedItem);
+    return items;
   }
 
   item(seq: number): FeedItem | undefined {
-    const found = this.items.at(seq - this.first);
-    return found?.entry.seq === seq ? found : undefined;
+    return this.read(seq - this.first);
   }
 
   subscribe(listener: Listener): () => void {

@@ -18,27 +18,6 @@ export interface Copied<T> {
 }
 
 /**
- * The weight `keptCopy` gives a value, found without copying it: for what is held as it is. An
- * object met twice is weighed twice (a little over, never under); the value must hold no cycle.
- */
-export function weightOf(value: unknown): number {
-  if (typeof value === 'string') return 16 + 2 * value.length;
-  if (value === null || typeof value !== 'object') return 8;
-  if (Array.isArray(value)) {
-    let weight = 32 + 8 * value.length;
-    for (const element of value) weight += weightOf(element);
-    return weight;
-  }
-  let weight = 64;
-  const record = value as Record<string, unknown>;
-  for (const key in record) {
-    const member = record[key];
-    if (member !== undefined) weight += 16 + weightOf(member);
-  }
-  return weight;
-}
-
-/**
  * A deep copy of plain data (objects, arrays, strings, numbers, booleans) holding nothing of the
  * original, and its weight. An object met twice is copied once, as a shared one.
  */
