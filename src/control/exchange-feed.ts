@@ -1,6 +1,14 @@
 import { keptCopy } from '../findings/kept-copy.js';
 import type { Exchange, Violation } from '../validate/exchange.js';
-import { bodilessLine, findingsOf, keptLine, lineWeight, shownExchange, type WithFindings } from './kept-exchange.js';
+import {
+  bodilessLine,
+  findingsOf,
+  keptLine,
+  RECORD_WEIGHT,
+  shownExchange,
+  type WithFindings,
+} from './kept-exchange.js';
+import { LineStore, type StoredLine } from './line-store.js';
 import { RingWindow } from './ring-window.js';
 
 // The one stream of judged exchanges that the control API, its event stream and the live page
@@ -65,7 +73,7 @@ export interface FeedBudget {
 
 /** What the window holds of an exchange: its line, and what the line does not say. */
 interface Held {
-  line: string;
+  line: StoredLine;
   judged: boolean;
   weight: number;
   test: string | undefined;
@@ -98,6 +106,7 @@ function entryOf(seq: number, held: Omit<Held, 'line' | 'weight'>, exchange: Wit
 
 export class ExchangeFeed {
   private readonly items: RingWindow<Held>;
+  private readonly lines = new LineStore();
   private bytes = 0;
   private seq = 0;
   private readonly listeners = new Set<Listener>();
@@ -129,14 +138,21 @@ export class ExchangeFeed {
     // An exchange says when it started; one that does not, says when it was kept.
     const dated = exchange.startedAt === undefined ? { ...exchange, startedAt: new Date().toISOString() } : exchange;
     let kept = keptLine(dated, dated === exchange ? line : undefined);
-    let weight = lineWeight(kept);
-    if (this.budget && !this.budget.take(weight)) {
+    let bytes = Buffer.byteLength(kept, 'utf8');
+    if (this.budget && !this.budget.take(RECORD_WEIGHT + bytes)) {
       kept = bodilessLine(dated);
-      weight = lineWeight(kept);
+      bytes = Buffer.byteLength(kept, 'utf8');
       // Small, and counted: the budget may go over by it, and takes nothing more until it is back under.
-      this.budget.hold(weight);
+      this.budget.hold(RECORD_WEIGHT + bytes);
     }
-    this.hold({ line: kept, judged, weight, test, handshake: undefined }, dated);
+    const held: Held = {
+      line: this.lines.put(kept, bytes),
+      judged,
+      weight: RECORD_WEIGHT + bytes,
+      test,
+      handshake: undefined,
+    };
+    this.hold(held, dated);
   }
 
   /**
@@ -151,9 +167,16 @@ export class ExchangeFeed {
       error,
     };
     const line = JSON.stringify(exchange);
+    const bytes = Buffer.byteLength(line, 'utf8');
     const handshake = keptCopy(refused);
-    const weight = lineWeight(line) + handshake.weight;
-    const held: Held = { line, judged: false, weight, test: undefined, handshake: handshake.copy };
+    const weight = RECORD_WEIGHT + bytes + handshake.weight;
+    const held: Held = {
+      line: this.lines.put(line, bytes),
+      judged: false,
+      weight,
+      test: undefined,
+      handshake: handshake.copy,
+    };
     this.budget?.hold(weight);
     this.hold(held, exchange);
     return entryOf(this.seq, held, exchange);
@@ -174,6 +197,7 @@ export class ExchangeFeed {
   }
 
   private drop(oldest: Held): void {
+    this.lines.release(oldest.line);
     this.bytes -= oldest.weight;
     this.budget?.give(oldest.weight);
   }
@@ -182,7 +206,7 @@ export class ExchangeFeed {
   private read(index: number): FeedItem | undefined {
     const held = this.items.at(index);
     if (!held) return undefined;
-    const recorded = JSON.parse(held.line) as WithFindings<Exchange>;
+    const recorded = JSON.parse(this.lines.get(held.line)) as WithFindings<Exchange>;
     const entry = entryOf(this.first + index, held, recorded);
     return { entry, exchange: { ...shownExchange(recorded), violations: entry.violations } };
   }

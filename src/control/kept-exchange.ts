@@ -3,11 +3,10 @@ import type { Exchange, RecordedBody } from '../validate/exchange.js';
 
 // What the live window keeps of an exchange outlives it, and is read far more seldom than it is
 // kept: a few times, when a person opens the page, against thousands of exchanges a second. So it
-// keeps each exchange as one string, the JSON line the recording holds (or one made alike), and
-// builds the exchange again when it is read. A string is one object for the garbage collector
-// where the exchange is dozens: holding the objects of a thousand exchanges cost the proxy about a
-// sixth of its CPU per request in young-generation collections alone. And JSON.stringify makes a
-// string of its own, so the window holds nothing of a body but what its line says.
+// keeps each exchange as the JSON line the recording holds (or one made alike), in bytes outside
+// the heap (line-store.ts), and builds the exchange again when it is read. Holding the objects of a
+// thousand exchanges cost the proxy about a sixth of its CPU per request in young-generation
+// collections alone; and the bytes of a line hold nothing of a body but what the line says.
 
 /** Text shown of a body, per side: more is cut, and the page says so. */
 export const SHOWN_BODY_CHARS = 64 * 1024;
@@ -87,7 +86,5 @@ export function bodilessLine(exchange: Exchange): string {
   return JSON.stringify(shownExchange(exchange, 'none'));
 }
 
-/** What a line weighs in the heap as the window holds it (two bytes a character, and its record). */
-export function lineWeight(line: string): number {
-  return 96 + 2 * line.length;
-}
+/** What the window's record of a line weighs, beside the line's bytes. */
+export const RECORD_WEIGHT = 160;

@@ -86,9 +86,9 @@ describe('the live window', () => {
     };
     const feed = new ExchangeFeed(3, 32 * MiB, budget);
     feed.push(exchangeWith('x'.repeat(100_000)), true, undefined);
-    // The cut (64 Ki characters, two bytes each) is what the window is charged.
-    expect(used).toBeGreaterThan(128 * 1024);
-    expect(used).toBeLessThan(160 * 1024);
+    // The cut (64 Ki characters, a byte each in UTF-8) is what the window is charged.
+    expect(used).toBeGreaterThan(64 * 1024);
+    expect(used).toBeLessThan(80 * 1024);
     limit = used;
     feed.push(exchangeWith('y'.repeat(100_000)), true, undefined);
     const spent = feed.item(2)?.exchange.request.body;
