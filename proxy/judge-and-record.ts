@@ -83,19 +83,23 @@ export function judgeAndRecord(options: JudgeAndRecordOptions): Pick<ProxyContex
 
   const recordExchange: ProxyContext['record'] = (exchange, started) => {
     exchange.durationMs = Math.round(performance.now() - started);
-    const { violations: shown, observations } = splitObservations(exchange.violations);
+    const found = exchange.violations;
+    const { violations: shown, observations } = splitObservations(found);
     const own = lastJudged === exchange || exchange.blocked;
     const judged = Boolean(own && lastJudgement !== undefined);
     traffic.record(exchange, own ? lastJudgement : undefined, own ? lastScope : undefined);
     lastJudged = undefined;
     lastJudgement = undefined;
     lastScope = undefined;
-    const split: RecordedExchange = { ...exchange, violations: shown, observations };
-    const redacted = redact(split) as RecordedExchange;
-    recorder.record(redacted);
+    // The exchange ends here, and becomes what the recording holds (observations apart) in place:
+    // a copy of it cost more than all the rest of this step.
+    const recorded: RecordedExchange = exchange;
+    recorded.violations = shown;
+    recorded.observations = observations;
+    const redacted = redact(recorded);
     // The live page and the control API read what the recording holds, findings and all.
-    feed.push({ ...redacted, violations: exchange.violations }, judged, exchange.test);
-    if (exchange.test !== undefined) tests.record(exchange.test, judged, exchange.violations);
+    feed.push(redacted, judged, exchange.test, recorder.record(redacted));
+    if (exchange.test !== undefined) tests.record(exchange.test, judged, found);
     if (shown.length > 0 || exchange.error) {
       log(
         `${requestLine(exchange)} → ${exchange.response?.status ?? redacted.error}${shown.length ? `  ${describeViolations(shown)}` : ''}`,

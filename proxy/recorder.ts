@@ -108,9 +108,11 @@ export class Recorder {
     this.failed(this.failure);
   }
 
-  record(exchange: RecordedExchange): void {
+  /** Writes an exchange; returns its NDJSON line as JSON.stringify made it (without the target), when there is one. */
+  record(exchange: RecordedExchange): string | undefined {
+    let line: string | undefined;
     if (this.ndjsonLines) {
-      const line = JSON.stringify(exchange);
+      line = JSON.stringify(exchange);
       // Spliced in as text: a copy of the exchange with one more member would cost more per line.
       this.ndjsonLines.append(this.linePrefix && line.length > 2 ? `${this.linePrefix}${line.slice(1)}` : line, true);
     }
@@ -120,6 +122,7 @@ export class Recorder {
     }
     if (!this.flushTimer && (this.ndjsonLines?.waiting || this.harLines?.waiting))
       this.flushTimer = setTimeout(() => this.flush(), FLUSH_MS);
+    return line;
   }
 
   private flush(): void {

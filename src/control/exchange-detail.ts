@@ -4,7 +4,8 @@ import { locateJsonMember, locateXmlElement } from '../http/locate-member.js';
 import { formatOfMediaType, sniffFormat } from '../validate/document.js';
 import { type Exchange, header, mediaType, type RecordedBody } from '../validate/exchange.js';
 import { pointerSegments } from '../validate/schema-messages.js';
-import { type FeedItem, KEPT_IN_RECORDING, type RefusedHandshake } from './exchange-feed.js';
+import type { FeedItem, RefusedHandshake } from './exchange-feed.js';
+import { KEPT_IN_RECORDING } from './kept-exchange.js';
 import { prettyJson, prettyXml } from './pretty-body.js';
 
 // An exchange opened for a person: its heads and bodies as the recording holds them (redacted),

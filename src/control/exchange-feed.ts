@@ -1,11 +1,22 @@
 import { keptCopy } from '../findings/kept-copy.js';
-import type { Exchange, RecordedBody, Violation } from '../validate/exchange.js';
+import type { Exchange, Violation } from '../validate/exchange.js';
+import {
+  bodilessLine,
+  findingsOf,
+  keptLine,
+  RECORD_WEIGHT,
+  shownExchange,
+  type WithFindings,
+} from './kept-exchange.js';
+import { LineStore, type StoredLine } from './line-store.js';
+import { RingWindow } from './ring-window.js';
 
 // The one stream of judged exchanges that the control API, its event stream and the live page
 // read, as the recorder reads it: each exchange arrives redacted as the recording holds it, gets a
 // sequence number, and is kept in a bounded window (a count and a size of bodies), so that a burst
 // of thousands neither grows memory without bound nor is lost to a reader that asks from where it
-// left off, as long as it asks in time.
+// left off, as long as it asks in time. It holds each exchange as a line of JSON (kept-exchange.ts)
+// and builds its entry and exchange again when they are read.
 
 /** What a list shows of an exchange: enough to filter and mark it, nothing of its bodies. */
 export interface FeedEntry {
@@ -43,16 +54,10 @@ export interface RefusedHandshake {
 
 export interface FeedItem {
   entry: FeedEntry;
-  /** The exchange as recorded (redacted), its text bodies cut to what a page shows. */
-  exchange: Exchange;
+  /** The exchange as recorded (redacted), all its findings as violations, its text bodies cut to what a page shows. */
+  exchange: WithFindings<Exchange>;
 }
 
-/** Text shown of a body, per side: more is cut, and the page says so. */
-export const SHOWN_BODY_CHARS = 64 * 1024;
-/** Bytes of a body kept whole (--record-bodies) held for the page's curl line; larger ones go. */
-export const KEPT_BINARY_CHARS = 1024 * 1024;
-/** What a body kept whole by the recording but too large for the window says of itself. */
-export const KEPT_IN_RECORDING = 'kept whole in the recording (--record-bodies), too large for the live page';
 const DEFAULT_COUNT = 1000;
 const DEFAULT_BYTES = 32 * 1024 * 1024;
 
@@ -66,33 +71,42 @@ export interface FeedBudget {
   give(bytes: number): void;
 }
 
-const NOT_KEPT = 'not kept for the page: the memory budget (--memory-budget) is spent';
-
-/** A body without its text, for a window whose budget is spent. */
-function withoutText(body: RecordedBody | undefined): RecordedBody | undefined {
-  if (!body) return undefined;
-  const { text: _text, base64: _base64, headBase64: _head, parts: _parts, ...rest } = body;
-  return { ...rest, skipped: NOT_KEPT };
+/** What the window holds of an exchange: its line, and what the line does not say. */
+interface Held {
+  line: StoredLine;
+  judged: boolean;
+  weight: number;
+  test: string | undefined;
+  handshake: RefusedHandshake | undefined;
 }
 
-function cutBody(body: RecordedBody | undefined): RecordedBody | undefined {
-  if (!body) return undefined;
-  const { base64, ...rest } = body;
-  // Bytes kept whole stay for the curl line that sends them again, as long as they are few.
-  if (base64 !== undefined && base64.length <= KEPT_BINARY_CHARS) return { ...rest, base64 };
-  // Larger ones are in the recording (--record-bodies), not in the window: the page says where.
-  if (base64 !== undefined) return { ...rest, skipped: [rest.skipped, KEPT_IN_RECORDING].filter(Boolean).join('; ') };
-  if (rest.text !== undefined && rest.text.length > SHOWN_BODY_CHARS)
-    return {
-      ...rest,
-      text: rest.text.slice(0, SHOWN_BODY_CHARS),
-      skipped: `cut at ${SHOWN_BODY_CHARS} characters here`,
-    };
-  return rest;
+/** The entry of an exchange, from the exchange itself as pushed or as read again from its line. */
+function entryOf(seq: number, held: Omit<Held, 'line' | 'weight'>, exchange: WithFindings<Exchange>): FeedEntry {
+  const entry: FeedEntry = {
+    seq,
+    at: exchange.startedAt ?? '',
+    method: exchange.request.method,
+    url: exchange.request.url,
+    judged: held.judged,
+    violations: findingsOf(exchange),
+  };
+  if (held.handshake) entry.refusedHandshake = held.handshake;
+  else {
+    if (exchange.response) entry.status = exchange.response.status;
+    if (held.test !== undefined) entry.test = held.test;
+    if (exchange.durationMs !== undefined) entry.durationMs = exchange.durationMs;
+    if (exchange.headMs !== undefined) entry.headMs = exchange.headMs;
+    entry.requestBytes = exchange.request.body?.size ?? 0;
+    if (exchange.response) entry.responseBytes = exchange.response.body?.size ?? 0;
+  }
+  if ((exchange as { blocked?: boolean }).blocked) entry.blocked = true;
+  if (exchange.error) entry.error = exchange.error;
+  return entry;
 }
 
 export class ExchangeFeed {
-  private readonly items: (FeedItem & { weight: number })[] = [];
+  private readonly items: RingWindow<Held>;
+  private readonly lines = new LineStore();
   private bytes = 0;
   private seq = 0;
   private readonly listeners = new Set<Listener>();
@@ -101,62 +115,44 @@ export class ExchangeFeed {
     private readonly maxCount = DEFAULT_COUNT,
     private readonly maxBytes = DEFAULT_BYTES,
     private readonly budget?: FeedBudget,
-  ) {}
+  ) {
+    this.items = new RingWindow(Math.max(1, maxCount));
+  }
 
   /** The newest sequence number given (0: none yet). */
   get last(): number {
     return this.seq;
   }
 
-  /** The oldest sequence number still held. */
+  /** The oldest sequence number still held (sequence numbers in the window are consecutive). */
   get first(): number {
-    return this.items[0]?.entry.seq ?? this.seq + 1;
+    return this.seq - this.items.length + 1;
   }
 
-  /** A judged exchange, redacted as the recording holds it. */
-  push(
-    exchange: Exchange & { violations: Violation[]; blocked?: boolean },
-    judged: boolean,
-    test: string | undefined,
-  ): FeedEntry {
-    this.seq += 1;
-    const entry: FeedEntry = {
-      seq: this.seq,
-      at: exchange.startedAt ?? new Date().toISOString(),
-      method: exchange.request.method,
-      url: exchange.request.url,
-      judged,
-      violations: exchange.violations,
-    };
-    if (exchange.response) entry.status = exchange.response.status;
-    if (test !== undefined) entry.test = test;
-    if (exchange.durationMs !== undefined) entry.durationMs = exchange.durationMs;
-    if (exchange.headMs !== undefined) entry.headMs = exchange.headMs;
-    entry.requestBytes = exchange.request.body?.size ?? 0;
-    if (exchange.response) entry.responseBytes = exchange.response.body?.size ?? 0;
-    if (exchange.blocked) entry.blocked = true;
-    if (exchange.error) entry.error = exchange.error;
-    const cut: Exchange = {
-      ...exchange,
-      request: { ...exchange.request, body: cutBody(exchange.request.body) },
-      ...(exchange.response ? { response: { ...exchange.response, body: cutBody(exchange.response.body) } } : {}),
-    };
-    // A copy holding nothing of the exchange (a cut of a body is a view of all of it), weighed as kept.
-    let kept = keptCopy({ entry, exchange: cut });
-    if (this.budget && !this.budget.take(kept.weight)) {
-      kept = keptCopy({
-        entry,
-        exchange: {
-          ...cut,
-          request: { ...cut.request, body: withoutText(cut.request.body) },
-          ...(cut.response ? { response: { ...cut.response, body: withoutText(cut.response.body) } } : {}),
-        },
-      });
+  /**
+   * A judged exchange, redacted as the recording holds it: its observations apart from its
+   * violations or among them. `line` is the recording's line of it (JSON, without the target),
+   * when the session records one: the window holds that string rather than make another.
+   */
+  push(exchange: WithFindings<Exchange>, judged: boolean, test: string | undefined, line?: string): void {
+    // An exchange says when it started; one that does not, says when it was kept.
+    const dated = exchange.startedAt === undefined ? { ...exchange, startedAt: new Date().toISOString() } : exchange;
+    let kept = keptLine(dated, dated === exchange ? line : undefined);
+    let bytes = Buffer.byteLength(kept, 'utf8');
+    if (this.budget && !this.budget.take(RECORD_WEIGHT + bytes)) {
+      kept = bodilessLine(dated);
+      bytes = Buffer.byteLength(kept, 'utf8');
       // Small, and counted: the budget may go over by it, and takes nothing more until it is back under.
-      this.budget.hold(kept.weight);
+      this.budget.hold(RECORD_WEIGHT + bytes);
     }
-    this.hold(kept.copy, kept.weight);
-    return kept.copy.entry;
+    const held: Held = {
+      line: this.lines.put(kept, bytes),
+      judged,
+      weight: RECORD_WEIGHT + bytes,
+      test,
+      handshake: undefined,
+    };
+    this.hold(held, dated);
   }
 
   /**
@@ -164,62 +160,85 @@ export class ExchangeFeed {
    * sees it among the exchanges, in its place in time (the proxy's interception publishes it).
    */
   pushRefusedHandshake(refused: RefusedHandshake, at = new Date().toISOString()): FeedEntry {
-    this.seq += 1;
     const error = `the client refused the TLS handshake for ${refused.host}: ${refused.reason}`;
-    const url = `https://${refused.host}/`;
-    const kept = keptCopy({
-      entry: {
-        seq: this.seq,
-        at,
-        method: 'CONNECT',
-        url,
-        judged: false,
-        violations: [],
-        refusedHandshake: { ...refused },
-        error,
-      } satisfies FeedEntry,
-      exchange: { startedAt: at, request: { method: 'CONNECT', url, headers: {} }, error } satisfies Exchange,
-    });
-    this.budget?.hold(kept.weight);
-    this.hold(kept.copy, kept.weight);
-    return kept.copy.entry;
+    const exchange: Exchange = {
+      startedAt: at,
+      request: { method: 'CONNECT', url: `https://${refused.host}/`, headers: {} },
+      error,
+    };
+    const line = JSON.stringify(exchange);
+    const bytes = Buffer.byteLength(line, 'utf8');
+    const handshake = keptCopy(refused);
+    const weight = RECORD_WEIGHT + bytes + handshake.weight;
+    const held: Held = {
+      line: this.lines.put(line, bytes),
+      judged: false,
+      weight,
+      test: undefined,
+      handshake: handshake.copy,
+    };
+    this.budget?.hold(weight);
+    this.hold(held, exchange);
+    return entryOf(this.seq, held, exchange);
   }
 
-  /** Keeps an item in the window (the newest `maxCount`, at most `maxBytes`) and tells the listeners. */
-  private hold(item: FeedItem, weight: number): void {
-    this.items.push({ ...item, weight });
-    this.bytes += weight;
-    while (this.items.length > this.maxCount || (this.bytes > this.maxBytes && this.items.length > 1)) {
-      const oldest = this.items.shift() as FeedItem & { weight: number };
-      this.bytes -= oldest.weight;
-      this.budget?.give(oldest.weight);
-    }
+  /** Keeps an exchange in the window (the newest `maxCount`, at most `maxBytes`) and tells the listeners. */
+  private hold(held: Held, exchange: WithFindings<Exchange>): void {
+    this.seq += 1;
+    const dropped = this.items.push(held);
+    if (dropped) this.drop(dropped);
+    this.bytes += held.weight;
+    while (this.bytes > this.maxBytes && this.items.length > 1) this.drop(this.items.shift() as Held);
+    // The entry is made from the exchange at hand, and only for those listening: the window keeps the line.
     if (this.listeners.size === 0) return;
-    const json = JSON.stringify(item.entry);
-    for (const listener of this.listeners) listener(item.entry, json);
+    const entry = entryOf(this.seq, held, exchange);
+    const json = JSON.stringify(entry);
+    for (const listener of this.listeners) listener(entry, json);
+  }
+
+  private drop(oldest: Held): void {
+    this.lines.release(oldest.line);
+    this.bytes -= oldest.weight;
+    this.budget?.give(oldest.weight);
+  }
+
+  /** An exchange read again from its line: its entry, and the exchange with every finding among its violations. */
+  private read(index: number): FeedItem | undefined {
+    const held = this.items.at(index);
+    if (!held) return undefined;
+    const recorded = JSON.parse(this.lines.get(held.line)) as WithFindings<Exchange>;
+    const entry = entryOf(this.first + index, held, recorded);
+    return { entry, exchange: { ...shownExchange(recorded), violations: entry.violations } };
   }
 
   /** Entries after sequence number `after`, oldest first, at most `limit`. */
   since(after: number, limit = this.maxCount): FeedEntry[] {
-    const from = this.items.findIndex((item) => item.entry.seq > after);
-    if (from < 0) return [];
-    return this.items.slice(from, from + limit).map((item) => item.entry);
+    const entries: FeedEntry[] = [];
+    for (
+      let index = Math.max(0, after + 1 - this.first);
+      index < this.items.length && entries.length < limit;
+      index += 1
+    )
+      entries.push((this.read(index) as FeedItem).entry);
+    return entries;
   }
 
   /** Every entry held, newest first. */
   newestFirst(): FeedEntry[] {
-    return this.items.map((item) => item.entry).reverse();
+    return this.heldItems()
+      .map((item) => item.entry)
+      .reverse();
   }
 
   /** Every item held, oldest first (the HAR download, the text search). */
-  heldItems(): readonly FeedItem[] {
-    return this.items;
+  heldItems(): FeedItem[] {
+    const items: FeedItem[] = [];
+    for (let index = 0; index < this.items.length; index += 1) items.push(this.read(index) as FeedItem);
+    return items;
   }
 
   item(seq: number): FeedItem | undefined {
-    const index = seq - this.first;
-    const found = this.items[index];
-    return found?.entry.seq === seq ? found : this.items.find((item) => item.entry.seq === seq);
+    return this.read(seq - this.first);
   }
 
   subscribe(listener: Listener): () => void {

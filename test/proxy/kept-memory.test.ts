@@ -86,9 +86,9 @@ describe('the live window', () => {
     };
     const feed = new ExchangeFeed(3, 32 * MiB, budget);
     feed.push(exchangeWith('x'.repeat(100_000)), true, undefined);
-    // The cut (64 Ki characters, two bytes each) is what the window is charged.
-    expect(used).toBeGreaterThan(128 * 1024);
-    expect(used).toBeLessThan(160 * 1024);
+    // The cut (64 Ki characters, a byte each in UTF-8) is what the window is charged.
+    expect(used).toBeGreaterThan(64 * 1024);
+    expect(used).toBeLessThan(80 * 1024);
     limit = used;
     feed.push(exchangeWith('y'.repeat(100_000)), true, undefined);
     const spent = feed.item(2)?.exchange.request.body;
@@ -100,6 +100,38 @@ describe('the live window', () => {
     for (let more = 0; more < 3; more += 1) feed.push(exchangeWith('w'), true, undefined);
     expect(used).toBeLessThanOrEqual(held);
     expect(used).toBeLessThan(16 * 1024);
+  });
+
+  it('holds no large string that a finding, an observation or an error quotes a part of', () => {
+    const feed = new ExchangeFeed(1000, 1024 * MiB);
+    const before = heapUsed();
+    for (let index = 0; index < 12; index += 1) {
+      const value = checkoutBody(4 * MiB, index);
+      // A message quoting a value read from a body: a view of the whole value, as V8 makes it.
+      const finding = {
+        rule: 'checkout.request.schema' as const,
+        severity: 'must' as const,
+        side: 'request' as const,
+        message: `returnUrl is too long: ${value.slice(10, 90)}`,
+        path: value.slice(100, 140),
+      };
+      const exchange = exchangeWith('{}');
+      feed.push(
+        {
+          ...exchange,
+          violations: [finding],
+          observations: [{ ...finding, severity: 'observe' }],
+          error: value.slice(200, 260),
+        },
+        true,
+        undefined,
+      );
+    }
+    // Twelve values of 4 MiB are 48 MiB: one may still be held by the loop, none by the window.
+    expect((heapUsed() - before) / MiB).toBeLessThan(12);
+    const kept = feed.item(12)?.exchange as Exchange & { violations: { message: string; severity: string }[] };
+    expect(kept.violations.map((finding) => finding.severity)).toEqual(['must', 'observe']);
+    expect(kept.violations[0]?.message).toMatch(/^returnUrl is too long: /);
   });
 
   it('keeps copies equal to what they copy, weighed', () => {
