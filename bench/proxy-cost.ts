@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { request } from 'undici';
 import { MiB, processCpuMs, processMemory } from './process-memory.js';
-import { BASE_BIN, startListening, stop } from './start-cli.js';
+import { BASE_BIN, PINNED, startListening, stop } from './start-cli.js';
 
 // Requests per second and latency of GET and POST checkout, in JSON and XML, at 32 connections:
 // direct, through a bare http-proxy passthrough, through print-conformance proxy (validating and
@@ -150,6 +150,7 @@ export async function benchProxyCost() {
         ],
         false,
         bin,
+        true,
       );
       children.push(started.child);
       ways.push({ way, base: started.url, pid: started.child.pid });
@@ -240,6 +241,7 @@ export async function benchProxyCost() {
       seconds: SECONDS,
       rounds: ROUNDS,
       rate: RATE,
+      pinned: PINNED,
       rows,
       ratios,
       rssAtStartMiB,
@@ -257,10 +259,15 @@ export async function benchProxyCost() {
   }
 }
 
-// Alone: `npx tsx bench/proxy-cost.ts` (BENCH_BASE, BENCH_WAYS, BENCH_SCENARIOS, BENCH_SECONDS, BENCH_ROUNDS).
+// Alone: `npx tsx bench/proxy-cost.ts` (BENCH_BASE, BENCH_WAYS, BENCH_SCENARIOS, BENCH_SECONDS, BENCH_ROUNDS, BENCH_RATE, BENCH_PIN).
 if (import.meta.url === `file://${process.argv[1]}`) {
   const measured = await benchProxyCost();
   console.table(measured.rows);
   console.table(measured.ratios);
-  console.log('proxy RSS at start, MiB:', measured.rssAtStartMiB, '\nload averages per round:', measured.loadAverages);
+  console.log(
+    'proxy RSS at start, MiB:',
+    measured.rssAtStartMiB,
+    `\n${measured.pinned ? 'proxies pinned to a core of their own (BENCH_PIN)' : 'proxies not pinned'}; load averages per round:`,
+    measured.loadAverages,
+  );
 }

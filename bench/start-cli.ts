@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /** This checkout's CLI. */
@@ -21,16 +22,36 @@ export function builds(): { build: 'this' | 'base'; bin: string }[] {
 }
 
 /**
+ * BENCH_PIN=1 (Linux, taskset): the process measured runs alone on the last core, and this
+ * process with everything it starts (the service, the load generator) on the others. On a machine
+ * of two cores, a proxy that shares its core with the load is charged for being descheduled in
+ * its system calls, and CPU per request swings by a tenth from one run to the next; pinned, by a
+ * few hundredths.
+ */
+export const PINNED = process.env.BENCH_PIN === '1' && availableParallelism() > 1;
+const LAST_CORE = availableParallelism() - 1;
+if (PINNED) {
+  const pinned = spawnSync('taskset', ['-a', '-p', '-c', `0-${LAST_CORE - 1}`, String(process.pid)]);
+  if (pinned.status !== 0) throw new Error(`BENCH_PIN=1 needs taskset: ${pinned.stderr?.toString().trim()}`);
+}
+
+/**
  * Starts a CLI command that prints "listening on <url>" and returns the process and the URL.
  * `quiet`: what it logs (the proxy's findings) is dropped rather than shown. `bin`: another
- * build's CLI (see BASE_BIN).
+ * build's CLI (see BASE_BIN). `measured`: the process whose cost is measured (see PINNED).
  */
 export async function startListening(
   args: string[],
   quiet = false,
   bin = BIN,
+  measured = false,
 ): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', quiet ? 'ignore' : 'inherit'] });
+  const stdio: ('ignore' | 'pipe' | 'inherit')[] = ['ignore', 'pipe', quiet ? 'ignore' : 'inherit'];
+  // taskset runs the command in its own process (exec): the pid is the command's.
+  const child =
+    measured && PINNED
+      ? spawn('taskset', ['-c', String(LAST_CORE), process.execPath, bin, ...args], { stdio })
+      : spawn(process.execPath, [bin, ...args], { stdio });
   let out = '';
   child.stdout?.setEncoding('utf8');
   while (!out.includes('\n')) {
