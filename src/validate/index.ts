@@ -44,7 +44,7 @@ const WITH_REQUEST_EVIDENCE = RULES.filter((rule) => rule.evidence.request);
 const WITH_RESPONSE_EVIDENCE = RULES.filter((rule) => rule.evidence.response);
 
 /** What `testedBy` found for facts seen before: the same few combinations come again and again. */
-const testedForFacts = new Map<string, readonly Tested[]>();
+const testedForFacts = new Map<number | string, readonly Tested[]>();
 const FACTS_KEPT = 1024;
 
 /** The rules an exchange could have broken, as the catalog states each rule's evidence. */
