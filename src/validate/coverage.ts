@@ -99,18 +99,35 @@ function memberStates(document: Document, schema: SchemaName): readonly (keyof M
   return states;
 }
 
-function countMembers(into: OperationCoverage['request'], document: Document, schema: SchemaName): void {
-  const table = into[document.format] ?? {};
-  into[document.format] = table;
-  const states = memberStates(document, schema);
-  for (const [index, member] of membersPlan(schema, document.format).entries()) {
-    const state = states[index] as keyof MemberCounts;
+/**
+ * A table's counts in the order of the plan that fills it, so that each exchange adds to them by
+ * position rather than looking each member up by name. Rows are made for the whole plan at once,
+ * in its order: the order in which they were made, one by one, at the table's first document.
+ */
+const rowsOfTable = new WeakMap<Record<string, MemberCounts>, { plan: readonly MemberPlan[]; rows: MemberCounts[] }>();
+
+function rowsOf(table: Record<string, MemberCounts>, plan: readonly MemberPlan[]): MemberCounts[] {
+  const known = rowsOfTable.get(table);
+  if (known?.plan === plan) return known.rows;
+  const rows = plan.map((member) => {
     let counts = table[member.name];
     if (!counts) {
       counts = { present: 0, absent: 0, nil: 0 };
       table[member.name] = counts;
     }
-    counts[state] += 1;
+    return counts;
+  });
+  rowsOfTable.set(table, { plan, rows });
+  return rows;
+}
+
+function countMembers(into: OperationCoverage['request'], document: Document, schema: SchemaName): void {
+  const table = into[document.format] ?? {};
+  into[document.format] = table;
+  const states = memberStates(document, schema);
+  const rows = rowsOf(table, membersPlan(schema, document.format));
+  for (let index = 0; index < rows.length; index += 1) {
+    (rows[index] as MemberCounts)[states[index] as keyof MemberCounts] += 1;
   }
 }
 
