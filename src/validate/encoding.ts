@@ -71,8 +71,11 @@ export function declaredEncoding(text: string): string | undefined {
   const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   if (!text.startsWith('<?xml', start)) return undefined;
   const end = text.indexOf('?>', start);
-  const at = text.indexOf('encoding', start + 5);
-  if (end < 0 || at < 0 || at > end) return undefined;
+  if (end < 0) return undefined;
+  // Searched for within the declaration only: a declaration without one is the usual case, and
+  // the whole body was searched for a word the declaration does not hold.
+  const at = text.slice(0, end).indexOf('encoding', start + 5);
+  if (at < 0) return undefined;
   ENCODING_PSEUDO_ATTRIBUTE.lastIndex = at;
   return ENCODING_PSEUDO_ATTRIBUTE.exec(text)?.[2];
 }
