@@ -127,8 +127,26 @@ function countMembers(into: OperationCoverage['request'], document: Document, sc
   const states = memberStates(document, schema);
   const rows = rowsOf(table, membersPlan(schema, document.format));
   for (let index = 0; index < rows.length; index += 1) {
-    (rows[index] as MemberCounts)[states[index] as keyof MemberCounts] += 1;
+    const row = rows[index] as MemberCounts;
+    // Each count by its own name: one access by a name that varies was the loop's whole cost.
+    const state = states[index];
+    if (state === 'present') row.present += 1;
+    else if (state === 'absent') row.absent += 1;
+    else row.nil += 1;
   }
+}
+
+/** Statuses as the table's keys, made once each: a key made anew is a new string to hash. */
+const statusTexts = new Map<number, string>();
+
+function statusText(status: number): string {
+  let text = statusTexts.get(status);
+  if (text === undefined) {
+    text = String(status);
+    if (statusTexts.size >= 1024) statusTexts.clear();
+    statusTexts.set(status, text);
+  }
+  return text;
 }
 
 /** Adds one judged exchange of the interface to the coverage. */
@@ -149,7 +167,7 @@ export function recordCoverage(
       : undefined;
   bump(operation.sent, mediaType(sent) ?? '(none)');
   const { response } = exchange;
-  bump(operation.statuses, response ? String(response.status) : 'no answer');
+  bump(operation.statuses, response ? statusText(response.status) : 'no answer');
   if (response) bump(operation.answered, mediaType(header(response.headers, 'content-type')) ?? '(none)');
   const schemas = SCHEMAS[kind];
   if (schemas.request && read?.request) countMembers(operation.request, read.request, schemas.request);
