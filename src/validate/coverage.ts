@@ -38,11 +38,16 @@ interface MemberPlan {
   nilOnly: boolean;
 }
 
-const plans = new Map<string, readonly MemberPlan[]>();
+/** Plans by resource, then format: found without a key string made for each document. */
+const plans = new Map<SchemaName, Partial<Record<Document['format'], readonly MemberPlan[]>>>();
 
 function membersPlan(schema: SchemaName, format: Document['format']): readonly MemberPlan[] {
-  const key = `${schema} ${format}`;
-  let plan = plans.get(key);
+  let byFormat = plans.get(schema);
+  if (!byFormat) {
+    byFormat = {};
+    plans.set(schema, byFormat);
+  }
+  let plan = byFormat[format];
   if (!plan) {
     const members = documentedMembers(schema, format);
     const modelled = format === 'xml' ? documentedMembers(schema, 'json').length : members.length;
@@ -51,7 +56,7 @@ function membersPlan(schema: SchemaName, format: Document['format']): readonly M
       name: displayPath(pointer, format),
       nilOnly: index >= modelled,
     }));
-    plans.set(key, plan);
+    byFormat[format] = plan;
   }
   return plan;
 }
