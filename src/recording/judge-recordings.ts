@@ -1,7 +1,8 @@
-import { availableParallelism } from 'node:os';
 import { UsageError } from '../findings/usage-error.js';
 import { harItems } from './har-reader.js';
+import { jobsFor } from './judge-jobs.js';
 import { inProcessSink, type JudgeSink, type OrderLine } from './judge-sink.js';
+import { endEarlyJudgeThreads } from './judge-threads.js';
 import { hashOf, isOrderUrl, partitionKeyOfUrl, requestUrlOfBytes } from './line-route.js';
 import { baseFromOrderAnswers } from './order-base.js';
 import { RawLineSplitter } from './raw-lines.js';
@@ -14,21 +15,6 @@ import { WorkerJudges } from './worker-judges.js';
 // Lines are dealt to judges by the code at the end of their request URL, so that every exchange of
 // one checkout meets the same judge in recorded order (a GET is compared with the POST before it).
 
-const MiB = 1024 * 1024;
-
-/**
- * Below this many bytes, starting workers costs more than it saves. Each worker pays once for its
- * thread and for compiling the judging code anew, which its share of the work must outweigh. On
- * two cores the workers share them with this thread and with the compiler's own threads: one
- * thread judged 20 000 exchanges (32 MB) in 0.65-0.70 s where two workers took 0.77-0.81 s, and
- * the two broke even near 40 000 (64 MB). With more cores each worker compiles on a core of its own.
- */
-function parallelFromBytes(cores: number): number {
-  return cores > 2 ? 16 * MiB : 64 * MiB;
-}
-/** Worker threads at most, when --jobs does not say. */
-const MAX_DEFAULT_JOBS = 4;
-
 export interface JudgeOptions {
   /** Worker threads; 0 picks by input size and cores, 1 judges in this thread. */
   jobs?: number;
@@ -38,20 +24,6 @@ export interface JudgeOptions {
   shard?: { index: number; count: number };
   /** The service's base URL (--base-url); learnt from the traffic without it. */
   base?: string;
-}
-
-/**
- * Judging threads for `bytes` of recordings on `cores` cores. Standard input has no size to go by:
- * it is judged in this thread unless --jobs says otherwise.
- */
-export function jobsFor(
-  requested: number | undefined,
-  bytes: number | undefined,
-  cores = availableParallelism(),
-): number {
-  if (requested && requested > 0) return requested;
-  if (bytes === undefined || bytes < parallelFromBytes(cores)) return 1;
-  return Math.max(1, Math.min(MAX_DEFAULT_JOBS, cores));
 }
 
 /** Judges every exchange of the files, in order, as one stream of traffic ("-" is standard input). */
@@ -66,7 +38,9 @@ export async function judgeRecordings(files: string[], options: JudgeOptions): P
   const bytes = sizes.includes(undefined) ? undefined : sizes.reduce<number>((sum, size) => sum + (size ?? 0), 0);
   const jobs = jobsFor(options.jobs, bytes);
   const shards = options.shard?.count ?? 1;
-  // Worker threads load the judging code while the base is looked for.
+  // Worker threads load the judging code while the base is looked for; threads the CLI started
+  // early for a size it guessed are taken, or ended when this thread judges alone.
+  if (jobs === 1) endEarlyJudgeThreads();
   const workers = jobs === 1 ? undefined : new WorkerJudges(jobs, shards);
   try {
     // Every judge and shard takes the same base: the one given, else the target the proxy that

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { JudgeSink } from './judge-sink.js';
+import { takeJudgeThreads } from './judge-threads.js';
 import { LineBatchBuilder } from './line-batch.js';
 import { hashOf } from './line-route.js';
 import { type JudgeResult, type LineRef, mergeJudgeResults, RecordingJudge } from './recording-judge.js';
@@ -22,8 +23,7 @@ interface Slot {
   failure: Error | undefined;
 }
 
-function startWorker(): Slot {
-  const worker = new Worker(new URL('./judge-worker.js', import.meta.url));
+function slotOf(worker: Worker): Slot {
   const slot: Slot = { worker, batch: new LineBatchBuilder(BATCH_BYTES), waiting: 0, failure: undefined };
   worker.on('message', (message: { type: string }) => {
     if (message.type === 'ack') slot.waiting -= 1;
@@ -68,12 +68,12 @@ async function resultOf(slot: Slot): Promise<JudgeResult> {
 export class WorkerJudges {
   private readonly slots: Slot[];
 
-  /** Starts `count` worker threads; `shards` the run is split into (--shard), 1 for a whole run. */
+  /** Takes `count` worker threads, started early or now; `shards` the run is split into (--shard), 1 for a whole run. */
   constructor(
     count: number,
     private readonly shards: number,
   ) {
-    this.slots = Array.from({ length: count }, startWorker);
+    this.slots = takeJudgeThreads(count).map(slotOf);
   }
 
   /** Ends the threads, when reading failed before their results were asked for. */
