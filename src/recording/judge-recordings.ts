@@ -1,10 +1,8 @@
 import { UsageError } from '../findings/usage-error.js';
-import { harItems } from './har-reader.js';
 import { jobsFor } from './judge-jobs.js';
-import { inProcessSink, type JudgeSink, type OrderLine } from './judge-sink.js';
+import type { JudgeSink, OrderLine } from './judge-sink.js';
 import { endEarlyJudgeThreads } from './judge-threads.js';
 import { hashOf, isOrderUrl, partitionKeyOfUrl, requestUrlOfBytes } from './line-route.js';
-import { baseFromOrderAnswers } from './order-base.js';
 import { RawLineSplitter } from './raw-lines.js';
 import { givenTwice, openRecording, recordingName, recordingSize } from './read-exchanges.js';
 import { recordedTarget } from './recorded-target.js';
@@ -14,6 +12,9 @@ import { WorkerJudges } from './worker-judges.js';
 // Judges whole recordings, in this thread for small ones and over worker threads for large ones.
 // Lines are dealt to judges by the code at the end of their request URL, so that every exchange of
 // one checkout meets the same judge in recorded order (a GET is compared with the POST before it).
+// What only some runs need (HAR reading, the base from an order answer, judging in this thread) is
+// loaded when needed: with workers, this thread reads without ever loading the judging code's
+// ~60 modules, whose loading would delay the first lines the workers get.
 
 export interface JudgeOptions {
   /** Worker threads; 0 picks by input size and cores, 1 judges in this thread. */
@@ -24,6 +25,11 @@ export interface JudgeOptions {
   shard?: { index: number; count: number };
   /** The service's base URL (--base-url); learnt from the traffic without it. */
   base?: string;
+  /**
+   * Called once, the first time reading waits for the worker threads to catch up: this thread is
+   * idle then, a moment to load what comes after the judging.
+   */
+  whileWaiting?: () => void;
 }
 
 /** Judges every exchange of the files, in order, as one stream of traffic ("-" is standard input). */
@@ -45,8 +51,9 @@ export async function judgeRecordings(files: string[], options: JudgeOptions): P
   try {
     // Every judge and shard takes the same base: the one given, else the target the proxy that
     // made the recordings judged them under, else the one the first order names.
-    const base = options.base ?? recordedTarget(files) ?? (await baseFromOrderAnswers(files));
-    const sink = workers ? workers.sink(base) : inProcessSink(base);
+    const base =
+      options.base ?? recordedTarget(files) ?? (await (await import('./order-base.js')).baseFromOrderAnswers(files));
+    const sink = workers ? workers.sink(base) : (await import('./judge-sink.js')).inProcessSink(base);
     return await judgeAll(files, sink, options);
   } catch (error) {
     await workers?.stop();
@@ -61,6 +68,14 @@ async function judgeAll(files: string[], sink: JudgeSink, options: JudgeOptions)
   const mine = (key: string) => !options.shard || hashOf(key) % shards === options.shard.index - 1;
   const firstShard = !options.shard || options.shard.index === 1;
   const orderLine: OrderLine = firstShard ? 'count' : 'learn';
+  let waited = false;
+  const caughtUp = async () => {
+    const behind = sink.ready();
+    if (!behind) return;
+    if (!waited) options.whileWaiting?.();
+    waited = true;
+    await behind;
+  };
   let read = 0;
   let told = Date.now();
   const tell = () => {
@@ -72,6 +87,7 @@ async function judgeAll(files: string[], sink: JudgeSink, options: JudgeOptions)
   for (const [file, path] of files.entries()) {
     const recording = await openRecording(path);
     if (recording.kind === 'har') {
+      const { harItems } = await import('./har-reader.js');
       for await (const batch of harItems(recording.chunks, recordingName(path))) {
         read += batch.length;
         tell();
@@ -86,7 +102,7 @@ async function judgeAll(files: string[], sink: JudgeSink, options: JudgeOptions)
             if (order || mine(key)) sink.exchange(item.exchange, at, key, order);
           }
         }
-        await sink.ready();
+        await caughtUp();
       }
       continue;
     }
@@ -107,7 +123,7 @@ async function judgeAll(files: string[], sink: JudgeSink, options: JudgeOptions)
     for await (const chunk of recording.chunks) {
       splitter.push(chunk, lines);
       tell();
-      await sink.ready();
+      await caughtUp();
     }
     splitter.end(lines);
   }
