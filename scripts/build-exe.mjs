@@ -97,7 +97,7 @@ const REWRITES = {
     replace: [["createRequire(import.meta.url)('_http_common')", "require('_http_common')"]],
   },
   // The worker's module is no file in the executable: its bundle is started from its text.
-  'dist/src/recording/worker-judges.js': {
+  'dist/src/recording/judge-threads.js': {
     replace: [
       [
         "new Worker(new URL('./judge-worker.js', import.meta.url))",

@@ -1,3 +1,5 @@
+// Before anything else, so that its worker threads boot while the rest loads.
+import './early-start.js';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { UsageError } from '../findings/usage-error.js';

@@ -55,6 +55,19 @@ function noInterfaceMessage(what: string, tally: TallyData, base: string | undef
   return `no exchange of the interface in ${what} (it holds ${held}${tally.traffic.orders > 0 ? `, ${tally.traffic.orders} order answers` : ''})${hint}`;
 }
 
+/** The code that turns a tally into verdicts and reports, loaded once the judging is under way. */
+function loadReportingCode() {
+  return Promise.all([
+    import('../report/colour.js'),
+    import('../report/console-summary.js'),
+    import('../report/run-result.js'),
+    import('../report/terminal-text.js'),
+    import('../validate/verdicts.js'),
+    import('./result-outputs.js'),
+  ]);
+}
+type ReportingCode = Awaited<ReturnType<typeof loadReportingCode>>;
+
 /** Lines skipped beyond this many are counted, not listed. */
 const SHOWN_WARNINGS = 20;
 
@@ -128,27 +141,25 @@ export function validateCommand(yargs: Argv) {
       clearPreviousReports(argv);
       const interrupt = stopOnInterrupt('validate', argv['report-dir']);
       const base = argv['base-url'] === undefined ? undefined : serviceBaseOf(argv['base-url']);
-      // The judging code is loaded first and starts its worker threads; the reports' code loads
-      // while they start. Neither is loaded before this command runs: the others start without them.
+      // The reports' code loads while this thread waits for the worker threads (or once the
+      // judging is done), not while the workers wait for their first lines. Neither it nor the
+      // judging code is loaded before this command runs: the others start without them.
+      let reporting: Promise<ReportingCode> | undefined;
+      const reportingCode = () => {
+        reporting ??= loadReportingCode();
+        return reporting;
+      };
       const { judgeRecordings } = await import('../recording/judge-recordings.js');
-      const judging = judgeRecordings(files, {
+      const judged = await judgeRecordings(files, {
         jobs,
         progress,
         ...(shard ? { shard } : {}),
         ...(base ? { base } : {}),
+        // Judging may still fail: the reports' code is then not waited for, nor its failure left unhandled.
+        whileWaiting: () => void reportingCode().catch(() => {}),
       }).finally(() => interrupt.release());
-      const reporting = Promise.all([
-        import('../report/colour.js'),
-        import('../report/console-summary.js'),
-        import('../report/run-result.js'),
-        import('../report/terminal-text.js'),
-        import('../validate/verdicts.js'),
-        import('./result-outputs.js'),
-      ]);
-      // Judging may fail first: the reports' code is then not waited for, nor its failure left unhandled.
-      reporting.catch(() => {});
-      const judged = await judging;
-      const [{ colourWanted }, { terminalWidth }, { runResult }, { terminalText }, verdicts, outputs] = await reporting;
+      const [{ colourWanted }, { terminalWidth }, { runResult }, { terminalText }, verdicts, outputs] =
+        await reportingCode();
       const { shardVerdicts, verdictsOf } = verdicts;
       const { showResult, trafficVerdictContext, writeResultReports } = outputs;
       const { tally } = judged;

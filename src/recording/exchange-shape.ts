@@ -25,15 +25,26 @@ function headersFlaw(headers: unknown, field: string): string | undefined {
   return undefined;
 }
 
-const STRING_FIELDS = ['text', 'base64', 'sha256', 'headBase64', 'skipped', 'codingError'] as const;
+/** The first of a body's text fields that holds something other than a string, in this order. */
+function notStringField(body: Record<string, unknown>): string | undefined {
+  // Each read by its own name: a loop over the names read each by a name that varied, at every body.
+  const { text, base64, sha256, headBase64, skipped, codingError } = body;
+  if (text !== undefined && typeof text !== 'string') return 'text';
+  if (base64 !== undefined && typeof base64 !== 'string') return 'base64';
+  if (sha256 !== undefined && typeof sha256 !== 'string') return 'sha256';
+  if (headBase64 !== undefined && typeof headBase64 !== 'string') return 'headBase64';
+  if (skipped !== undefined && typeof skipped !== 'string') return 'skipped';
+  if (codingError !== undefined && typeof codingError !== 'string') return 'codingError';
+  return undefined;
+}
 
 function bodyFlaw(body: unknown, field: string): string | undefined {
   if (body === undefined || body === null) return undefined;
   if (!isObject(body)) return `${field} is not an object`;
   if (body.size !== undefined && (typeof body.size !== 'number' || !(body.size >= 0)))
     return `${field}.size is not a number of bytes`;
-  for (const name of STRING_FIELDS)
-    if (body[name] !== undefined && typeof body[name] !== 'string') return `${field}.${name} is not a string`;
+  const notString = notStringField(body);
+  if (notString) return `${field}.${notString} is not a string`;
   if (body.parts !== undefined) {
     if (!Array.isArray(body.parts)) return `${field}.parts is not a list`;
     if (!body.parts.every((part) => isObject(part) && typeof part.size === 'number'))

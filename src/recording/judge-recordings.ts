@@ -1,9 +1,8 @@
-import { availableParallelism } from 'node:os';
 import { UsageError } from '../findings/usage-error.js';
-import { harItems } from './har-reader.js';
-import { inProcessSink, type JudgeSink, type OrderLine } from './judge-sink.js';
+import { jobsFor } from './judge-jobs.js';
+import type { JudgeSink, OrderLine } from './judge-sink.js';
+import { endEarlyJudgeThreads } from './judge-threads.js';
 import { hashOf, isOrderUrl, partitionKeyOfUrl, requestUrlOfBytes } from './line-route.js';
-import { baseFromOrderAnswers } from './order-base.js';
 import { RawLineSplitter } from './raw-lines.js';
 import { givenTwice, openRecording, recordingName, recordingSize } from './read-exchanges.js';
 import { recordedTarget } from './recorded-target.js';
@@ -13,21 +12,9 @@ import { WorkerJudges } from './worker-judges.js';
 // Judges whole recordings, in this thread for small ones and over worker threads for large ones.
 // Lines are dealt to judges by the code at the end of their request URL, so that every exchange of
 // one checkout meets the same judge in recorded order (a GET is compared with the POST before it).
-
-const MiB = 1024 * 1024;
-
-/**
- * Below this many bytes, starting workers costs more than it saves. Each worker pays once for its
- * thread and for compiling the judging code anew, which its share of the work must outweigh. On
- * two cores the workers share them with this thread and with the compiler's own threads: one
- * thread judged 20 000 exchanges (32 MB) in 0.65-0.70 s where two workers took 0.77-0.81 s, and
- * the two broke even near 40 000 (64 MB). With more cores each worker compiles on a core of its own.
- */
-function parallelFromBytes(cores: number): number {
-  return cores > 2 ? 16 * MiB : 64 * MiB;
-}
-/** Worker threads at most, when --jobs does not say. */
-const MAX_DEFAULT_JOBS = 4;
+// What only some runs need (HAR reading, the base from an order answer, judging in this thread) is
+// loaded when needed: with workers, this thread reads without ever loading the judging code's
+// ~60 modules, whose loading would delay the first lines the workers get.
 
 export interface JudgeOptions {
   /** Worker threads; 0 picks by input size and cores, 1 judges in this thread. */
@@ -38,20 +25,11 @@ export interface JudgeOptions {
   shard?: { index: number; count: number };
   /** The service's base URL (--base-url); learnt from the traffic without it. */
   base?: string;
-}
-
-/**
- * Judging threads for `bytes` of recordings on `cores` cores. Standard input has no size to go by:
- * it is judged in this thread unless --jobs says otherwise.
- */
-export function jobsFor(
-  requested: number | undefined,
-  bytes: number | undefined,
-  cores = availableParallelism(),
-): number {
-  if (requested && requested > 0) return requested;
-  if (bytes === undefined || bytes < parallelFromBytes(cores)) return 1;
-  return Math.max(1, Math.min(MAX_DEFAULT_JOBS, cores));
+  /**
+   * Called once, the first time reading waits for the worker threads to catch up: this thread is
+   * idle then, a moment to load what comes after the judging.
+   */
+  whileWaiting?: () => void;
 }
 
 /** Judges every exchange of the files, in order, as one stream of traffic ("-" is standard input). */
@@ -66,13 +44,16 @@ export async function judgeRecordings(files: string[], options: JudgeOptions): P
   const bytes = sizes.includes(undefined) ? undefined : sizes.reduce<number>((sum, size) => sum + (size ?? 0), 0);
   const jobs = jobsFor(options.jobs, bytes);
   const shards = options.shard?.count ?? 1;
-  // Worker threads load the judging code while the base is looked for.
+  // Worker threads load the judging code while the base is looked for; threads the CLI started
+  // early for a size it guessed are taken, or ended when this thread judges alone.
+  if (jobs === 1) endEarlyJudgeThreads();
   const workers = jobs === 1 ? undefined : new WorkerJudges(jobs, shards);
   try {
     // Every judge and shard takes the same base: the one given, else the target the proxy that
     // made the recordings judged them under, else the one the first order names.
-    const base = options.base ?? recordedTarget(files) ?? (await baseFromOrderAnswers(files));
-    const sink = workers ? workers.sink(base) : inProcessSink(base);
+    const base =
+      options.base ?? recordedTarget(files) ?? (await (await import('./order-base.js')).baseFromOrderAnswers(files));
+    const sink = workers ? workers.sink(base) : (await import('./judge-sink.js')).inProcessSink(base);
     return await judgeAll(files, sink, options);
   } catch (error) {
     await workers?.stop();
@@ -87,6 +68,14 @@ async function judgeAll(files: string[], sink: JudgeSink, options: JudgeOptions)
   const mine = (key: string) => !options.shard || hashOf(key) % shards === options.shard.index - 1;
   const firstShard = !options.shard || options.shard.index === 1;
   const orderLine: OrderLine = firstShard ? 'count' : 'learn';
+  let waited = false;
+  const caughtUp = async () => {
+    const behind = sink.ready();
+    if (!behind) return;
+    if (!waited) options.whileWaiting?.();
+    waited = true;
+    await behind;
+  };
   let read = 0;
   let told = Date.now();
   const tell = () => {
@@ -98,6 +87,7 @@ async function judgeAll(files: string[], sink: JudgeSink, options: JudgeOptions)
   for (const [file, path] of files.entries()) {
     const recording = await openRecording(path);
     if (recording.kind === 'har') {
+      const { harItems } = await import('./har-reader.js');
       for await (const batch of harItems(recording.chunks, recordingName(path))) {
         read += batch.length;
         tell();
@@ -112,7 +102,7 @@ async function judgeAll(files: string[], sink: JudgeSink, options: JudgeOptions)
             if (order || mine(key)) sink.exchange(item.exchange, at, key, order);
           }
         }
-        await sink.ready();
+        await caughtUp();
       }
       continue;
     }
@@ -133,7 +123,7 @@ async function judgeAll(files: string[], sink: JudgeSink, options: JudgeOptions)
     for await (const chunk of recording.chunks) {
       splitter.push(chunk, lines);
       tell();
-      await sink.ready();
+      await caughtUp();
     }
     splitter.end(lines);
   }

@@ -85,7 +85,11 @@ export class RecordingJudge {
       // Messages quote what was sent (a ReturnUrl, the start of a broken body): redacted as the
       // proxy redacts them where they are made (the same few messages come again and again).
       const violations = this.redactFindings(judged.violations);
-      this.tally.record(exchange, { ...judged, violations }, { at });
+      this.tally.record(
+        exchange,
+        { violations, tested: judged.tested, facts: judged.facts, read: judged.read },
+        { at },
+      );
     } catch (error) {
       // One exchange the core cannot judge (a recording of the wrong shape, say) must not cost the
       // verdict on all the others: it is skipped with a warning, like a line that does not parse.

@@ -1,9 +1,10 @@
 import { once } from 'node:events';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { JudgeSink } from './judge-sink.js';
+import { takeJudgeThreads } from './judge-threads.js';
 import { LineBatchBuilder } from './line-batch.js';
 import { hashOf } from './line-route.js';
-import { type JudgeResult, type LineRef, mergeJudgeResults, RecordingJudge } from './recording-judge.js';
+import type { JudgeResult, LineRef, LineWarning } from './recording-judge.js';
 
 // Judges over worker threads. This thread only reads: it hands each line's bytes to the worker
 // its checkout falls to and merges the workers' tallies at the end, so the judging, parsing
@@ -22,8 +23,7 @@ interface Slot {
   failure: Error | undefined;
 }
 
-function startWorker(): Slot {
-  const worker = new Worker(new URL('./judge-worker.js', import.meta.url));
+function slotOf(worker: Worker): Slot {
   const slot: Slot = { worker, batch: new LineBatchBuilder(BATCH_BYTES), waiting: 0, failure: undefined };
   worker.on('message', (message: { type: string }) => {
     if (message.type === 'ack') slot.waiting -= 1;
@@ -68,12 +68,12 @@ async function resultOf(slot: Slot): Promise<JudgeResult> {
 export class WorkerJudges {
   private readonly slots: Slot[];
 
-  /** Starts `count` worker threads; `shards` the run is split into (--shard), 1 for a whole run. */
+  /** Takes `count` worker threads, started early or now; `shards` the run is split into (--shard), 1 for a whole run. */
   constructor(
     count: number,
     private readonly shards: number,
   ) {
-    this.slots = Array.from({ length: count }, startWorker);
+    this.slots = takeJudgeThreads(count).map(slotOf);
   }
 
   /** Ends the threads, when reading failed before their results were asked for. */
@@ -86,7 +86,14 @@ export class WorkerJudges {
     const { slots, shards } = this;
     for (const slot of slots) slot.worker.postMessage({ type: 'start', base });
     // Lines skipped before they reach a judge are told here, and merged with the workers' results.
-    const local = new RecordingJudge(base);
+    const warnings: LineWarning[] = [];
+    // The merging code is the judging code: this thread loads it only while it waits for the
+    // workers anyway (or at the end), not while they wait for their first lines.
+    let merging: Promise<typeof import('./recording-judge.js')> | undefined;
+    const mergeCode = () => {
+      merging ??= import('./recording-judge.js');
+      return merging;
+    };
     const add = (slot: Slot, bytes: Uint8Array, start: number, end: number, at: LineRef, learnOnly: boolean) => {
       if (slot.batch.count > 0 && !slot.batch.fits(end - start)) send(slot);
       slot.batch.add(bytes, start, end, at, learnOnly);
@@ -107,13 +114,22 @@ export class WorkerJudges {
         const bytes = Buffer.from(JSON.stringify(exchange));
         line(bytes, 0, bytes.length, at, key, order);
       },
-      warn: (message, at) => local.warn(message, at),
+      warn: (message, at) => {
+        warnings.push({ at, message });
+      },
       ready: () => {
         const behind = slots.filter((slot) => slot.waiting > MAX_WAITING || slot.failure);
-        return behind.length === 0 ? undefined : Promise.all(behind.map(caughtUp)).then(() => undefined);
+        if (behind.length === 0) return undefined;
+        void mergeCode().catch(() => {});
+        return Promise.all(behind.map(caughtUp)).then(() => undefined);
       },
       finish: async () => {
-        const results = await Promise.all(slots.map(resultOf));
+        const [{ mergeJudgeResults, RecordingJudge }, results] = await Promise.all([
+          mergeCode(),
+          Promise.all(slots.map(resultOf)),
+        ]);
+        const local = new RecordingJudge(base);
+        for (const { message, at } of warnings) local.warn(message, at);
         return mergeJudgeResults([local.finish(), ...results]);
       },
     };

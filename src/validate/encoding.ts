@@ -54,6 +54,27 @@ export function namesEightBitEncoding(label: string | undefined): boolean {
 
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
 
+/**
+ * The charsets of the Content-Type values seen lately (null: none named): bodies come with the
+ * same few values, each read anew by the pattern, and the label found was a new string to look
+ * up as well. Bounded in number and length.
+ */
+const charsets = new Map<string, string | null>();
+const CHARSETS_KEPT = 256;
+const LONGEST_KEPT = 256;
+
+function charsetOf(contentType: string): string | undefined {
+  if (!contentType.includes('=')) return undefined;
+  if (contentType.length > LONGEST_KEPT) return CHARSET.exec(contentType)?.[1];
+  let charset = charsets.get(contentType);
+  if (charset === undefined) {
+    charset = CHARSET.exec(contentType)?.[1] ?? null;
+    if (charsets.size >= CHARSETS_KEPT) charsets.clear();
+    charsets.set(contentType, charset);
+  }
+  return charset ?? undefined;
+}
+
 function bytesOf(text: string, size: number): Bytes {
   const length = text.length;
   // Faithful UTF-16 text (the BOM kept or dropped) is two bytes a unit; UTF-8 text only rarely so.
@@ -71,8 +92,11 @@ export function declaredEncoding(text: string): string | undefined {
   const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   if (!text.startsWith('<?xml', start)) return undefined;
   const end = text.indexOf('?>', start);
-  const at = text.indexOf('encoding', start + 5);
-  if (end < 0 || at < 0 || at > end) return undefined;
+  if (end < 0) return undefined;
+  // Searched for within the declaration only: a declaration without one is the usual case, and
+  // the whole body was searched for a word the declaration does not hold.
+  const at = text.slice(0, end).indexOf('encoding', start + 5);
+  if (at < 0) return undefined;
   ENCODING_PSEUDO_ATTRIBUTE.lastIndex = at;
   return ENCODING_PSEUDO_ATTRIBUTE.exec(text)?.[2];
 }
@@ -124,7 +148,7 @@ export function encodingProblem(
 ): string | undefined {
   const bom = text.charCodeAt(0) === 0xfeff;
   const declared = format === 'xml' ? declaredEncoding(text) : undefined;
-  const charset = contentType?.includes('=') ? CHARSET.exec(contentType)?.[1] : undefined;
+  const charset = contentType === undefined ? undefined : charsetOf(contentType);
   const suspect = bom || text.includes('\uFFFD');
   // The usual body: nothing named but UTF-8 and nothing that hints at other bytes.
   if (!suspect && declared === undefined && (charset === undefined || encodingOf(charset)?.family === 'utf-8'))

@@ -104,9 +104,29 @@ export function header(headers: Headers | undefined, name: string): string | und
   return undefined;
 }
 
+/**
+ * What mediaType made of the header values seen lately (null: no type): an exchange asks for the
+ * type of the same few values several times (scope, format, coverage), and every answer made
+ * anew was a new string, hashed again wherever it keys a table. Bounded in number and length.
+ */
+const mediaTypes = new Map<string, string | null>();
+const MEDIA_TYPES_KEPT = 256;
+const LONGEST_KEPT = 256;
+
 /** The media type of a Content-Type or Accept item, lower-case, without parameters. */
 export function mediaType(value: string | undefined): string | undefined {
   if (!value) return undefined;
+  if (value.length > LONGEST_KEPT) return readMediaType(value);
+  let type = mediaTypes.get(value);
+  if (type === undefined) {
+    type = readMediaType(value) ?? null;
+    if (mediaTypes.size >= MEDIA_TYPES_KEPT) mediaTypes.clear();
+    mediaTypes.set(value, type);
+  }
+  return type ?? undefined;
+}
+
+function readMediaType(value: string): string | undefined {
   const semicolon = value.indexOf(';');
   const type = (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase();
   return type || undefined;

@@ -29,7 +29,10 @@ export interface Judgement {
 
 function kindOf(endpoint: Endpoint, method: string): ExchangeKind {
   const upper = method.toUpperCase();
-  if (endpoint.kind === 'checkout' && (upper === 'POST' || upper === 'GET')) return `${upper} checkout`;
+  // Literals, not a string made per exchange: the kind keys the tally's tables, and a string made
+  // anew is hashed and looked up again wherever it is a key.
+  if (endpoint.kind === 'checkout' && upper === 'POST') return 'POST checkout';
+  if (endpoint.kind === 'checkout' && upper === 'GET') return 'GET checkout';
   if (endpoint.kind === 'upload' && upper === 'POST') return 'POST files';
   return 'other';
 }
@@ -44,7 +47,7 @@ const WITH_REQUEST_EVIDENCE = RULES.filter((rule) => rule.evidence.request);
 const WITH_RESPONSE_EVIDENCE = RULES.filter((rule) => rule.evidence.response);
 
 /** What `testedBy` found for facts seen before: the same few combinations come again and again. */
-const testedForFacts = new Map<string, readonly Tested[]>();
+const testedForFacts = new Map<number | string, readonly Tested[]>();
 const FACTS_KEPT = 1024;
 
 /** The rules an exchange could have broken, as the catalog states each rule's evidence. */

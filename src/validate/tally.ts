@@ -85,10 +85,29 @@ function bump(table: Partial<Record<RuleId, PerFormat>>, rule: RuleId, format: F
   return count;
 }
 
+/**
+ * "201 JSON" and the like, made once per status and format: every exchange is counted under one,
+ * and a label made anew is a new string to hash where the table looks it up.
+ */
+const formatLabels = { json: new Map<number, string>(), xml: new Map<number, string>() };
+const LABELS_KEPT = 1024;
+
+function formatLabel(status: number, format: 'json' | 'xml'): string {
+  const labels = formatLabels[format] as Map<number, string> | undefined;
+  if (!labels) return `${status} ${format.toUpperCase()}`;
+  let label = labels.get(status);
+  if (label === undefined) {
+    label = `${status} ${format.toUpperCase()}`;
+    if (labels.size >= LABELS_KEPT) labels.clear();
+    labels.set(status, label);
+  }
+  return label;
+}
+
 function answerOf(facts: ExchangeFacts): string {
   if (facts.status === undefined) return 'no answer';
   const format = facts.responseDocument ?? facts.responseBody;
-  if (format) return `${facts.status} ${format.toUpperCase()}`;
+  if (format) return formatLabel(facts.status, format);
   // A body that is there but was not kept as text (a HAR saved without content): the reason a rule
   // was untested is then the recording, not the status, and the reason must say so.
   return facts.responseEmpty || facts.responseText

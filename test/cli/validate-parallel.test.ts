@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobsFor } from '../../src/recording/judge-recordings.js';
+import { jobsFor } from '../../src/recording/judge-jobs.js';
 import { partitionKeyOfLine } from '../../src/recording/line-route.js';
 import type { Exchange } from '../../src/validate/exchange.js';
 import { runCli } from '../helpers/cli.js';
