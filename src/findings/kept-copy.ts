@@ -1,5 +1,5 @@
-// What the live page keeps of an exchange outlives the exchange, so it must hold nothing of it but
-// what it shows. A string cut from a larger one (`slice`, `substring`, a regular expression's
+// What outlives an exchange (the findings kept for the reports, a client test's messages) must
+// hold nothing of it but what it says. A string cut from a larger one (`slice`, `substring`, a regular expression's
 // match) or joined from others is, in V8, a view that keeps the whole original alive: a 64 KiB cut
 // of a 4 MiB body held 4 MiB. Kept strings are copied into memory of their own, and weighed as kept.
 
