@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /** This checkout's CLI. */
@@ -47,11 +47,15 @@ export async function startListening(
   measured = false,
 ): Promise<{ child: ChildProcess; url: string }> {
   const stdio: ('ignore' | 'pipe' | 'inherit')[] = ['ignore', 'pipe', quiet ? 'ignore' : 'inherit'];
+  // A proxy writes its session's reports under ./reports when it stops: in a folder of its own,
+  // removed once it has stopped, never over the reports of whoever runs the bench.
+  const cwd = mkdtempSync(join(tmpdir(), 'print-conformance-bench-cli-'));
   // taskset runs the command in its own process (exec): the pid is the command's.
   const child =
     measured && PINNED
-      ? spawn('taskset', ['-c', String(LAST_CORE), process.execPath, bin, ...args], { stdio })
-      : spawn(process.execPath, [bin, ...args], { stdio });
+      ? spawn('taskset', ['-c', String(LAST_CORE), process.execPath, bin, ...args], { stdio, cwd })
+      : spawn(process.execPath, [bin, ...args], { stdio, cwd });
+  child.once('exit', () => rmSync(cwd, { recursive: true, force: true }));
   let out = '';
   child.stdout?.setEncoding('utf8');
   while (!out.includes('\n')) {
