@@ -22,15 +22,33 @@ export const REAL_ADDRESSES: ValueProbe[] = [
   },
   {
     what: 'a PostCode of digits alone (10115, Berlin)',
-    address: { name: 'Buchhandlung Schmidt', line1: 'Invalidenstraße 117', postCode: '10115', city: 'Berlin', country: 'DE' },
+    address: {
+      name: 'Buchhandlung Schmidt',
+      line1: 'Invalidenstraße 117',
+      postCode: '10115',
+      city: 'Berlin',
+      country: 'DE',
+    },
   },
   {
     what: 'a PostCode with a leading zero (01067, Dresden)',
-    address: { name: 'Buchhaus Loschwitz', line1: 'Schillerplatz 8', postCode: '01067', city: 'Dresden', country: 'DE' },
+    address: {
+      name: 'Buchhaus Loschwitz',
+      line1: 'Schillerplatz 8',
+      postCode: '01067',
+      city: 'Dresden',
+      country: 'DE',
+    },
   },
   {
     what: "a City with an apostrophe ('s-Hertogenbosch)",
-    address: { name: 'Boekhandel Adr', line1: 'Kerkstraat 1', postCode: '5211 KH', city: "'s-Hertogenbosch", country: 'NL' },
+    address: {
+      name: 'Boekhandel Adr',
+      line1: 'Kerkstraat 1',
+      postCode: '5211 KH',
+      city: "'s-Hertogenbosch",
+      country: 'NL',
+    },
   },
   {
     what: 'a City outside Latin-1 (Łódź)',
@@ -71,7 +89,11 @@ export async function probeRealValues(run: ProbeRun, format: Format, id: string)
       },
       {
         format,
-        expect: { rule: REQUEST_RULE[format], answer: 'accepted', what: `a ${format.toUpperCase()} set-up with ${probe.what}` },
+        expect: {
+          rule: REQUEST_RULE[format],
+          answer: 'accepted',
+          what: `a ${format.toUpperCase()} set-up with ${probe.what}`,
+        },
       },
     );
   }

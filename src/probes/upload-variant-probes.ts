@@ -150,7 +150,11 @@ async function probeFileVersions(run: ProbeRun, format: Format): Promise<void> {
     { method: 'POST', url: cover, headers: { accept, 'content-type': 'image/jpeg' }, body: APP13_JPEG },
     {
       format,
-      expect: { rule: 'upload.raw', answer: 'accepted', what: 'a raw JPEG upload whose first segment is APP13 (Photoshop)' },
+      expect: {
+        rule: 'upload.raw',
+        answer: 'accepted',
+        what: 'a raw JPEG upload whose first segment is APP13 (Photoshop)',
+      },
     },
   );
 }

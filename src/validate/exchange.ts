@@ -1,6 +1,6 @@
 import type { Side, Violation } from '../findings/types.js';
-import { perUrl } from './url-memo.js';
 import { decodeEightBit, eightBitTableOf, encodeWindows1252 } from './eight-bit.js';
+import { perUrl } from './url-memo.js';
 
 export type { Side, Violation };
 

@@ -42,7 +42,12 @@ function asLatin1(value: string): string {
 }
 
 const unescapeXml = (text: string) =>
-  text.replace(/&gt;/g, '>').replace(/&lt;/g, '<').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  text
+    .replace(/&gt;/g, '>')
+    .replace(/&lt;/g, '<')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 
 /** A Latin-1 XML writer (PHP's utf8_decode, a Latin-1 JAXB marshaller) that writes "?" for what Latin-1 lacks. */
 function latin1QuestionMarks(answer: OutgoingAnswer): OutgoingAnswer {
@@ -65,7 +70,7 @@ export const REAL_STACK_MUTANTS: Mutant[] = [
     dialect: {
       readCheckout: (model) =>
         mapValues(model, (value, field) =>
-          field === 'returnUrl' && /^https?:\/\/[^/]*[^\x00-\x7f]/.test(value) ? new URL(value).href : value,
+          field === 'returnUrl' && /^https?:\/\/[^/]*[^ -~]/.test(value) ? new URL(value).href : value,
         ),
     },
     fails: ['checkout.echo'],
@@ -108,7 +113,9 @@ export const REAL_STACK_MUTANTS: Mutant[] = [
   {
     name: 'a PostCode of digits answered as a JSON number (JSON_NUMERIC_CHECK)',
     dialect: {
-      rewrite: onCheckout('json', (b) => b.replace(/"postCode":\s*"(\d+)"/, (_all, code: string) => `"postCode": ${Number(code)}`)),
+      rewrite: onCheckout('json', (b) =>
+        b.replace(/"postCode":\s*"(\d+)"/, (_all, code: string) => `"postCode": ${Number(code)}`),
+      ),
     },
     fails: ['checkout.response.schema', 'checkout.echo'],
   },
@@ -116,7 +123,9 @@ export const REAL_STACK_MUTANTS: Mutant[] = [
     name: 'a PostCode with a leading zero stored as a number (01067 answered 1067)',
     dialect: {
       readCheckout: (model) =>
-        mapValues(model, (value, field) => (field === 'postCode' && /^\d+$/.test(value) ? String(Number(value)) : value)),
+        mapValues(model, (value, field) =>
+          field === 'postCode' && /^\d+$/.test(value) ? String(Number(value)) : value,
+        ),
     },
     fails: ['checkout.echo'],
   },
@@ -144,7 +153,8 @@ export const REAL_STACK_MUTANTS: Mutant[] = [
   {
     name: 'an XML reader that keeps &apos; as written (htmlspecialchars_decode without ENT_QUOTES)',
     dialect: {
-      readCheckout: (model, text) => (text.includes('&apos;') ? mapValues(model, (v) => v.replace(/'/g, '&apos;')) : model),
+      readCheckout: (model, text) =>
+        text.includes('&apos;') ? mapValues(model, (v) => v.replace(/'/g, '&apos;')) : model,
     },
     fails: ['checkout.echo'],
   },
@@ -182,8 +192,9 @@ export const REAL_STACK_MUTANTS: Mutant[] = [
     name: 'an XML writer that wraps values holding ">" in CDATA without splitting "]]>"',
     dialect: {
       rewrite: onCheckout('xml', (b) =>
-        b.replace(/<(Name|Line1|City)>([^<]*\]\]&gt;[^<]*)<\/\1>/g, (_all, tag: string, value: string) =>
-          `<${tag}><![CDATA[${unescapeXml(value)}]]></${tag}>`,
+        b.replace(
+          /<(Name|Line1|City)>([^<]*\]\]&gt;[^<]*)<\/\1>/g,
+          (_all, tag: string, value: string) => `<${tag}><![CDATA[${unescapeXml(value)}]]></${tag}>`,
         ),
       ),
     },
@@ -305,4 +316,3 @@ export const REAL_STACK_DIALECTS: Mutant[] = [
     fails: [],
   },
 ];
-
