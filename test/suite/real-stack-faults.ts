@@ -61,6 +61,26 @@ function latin1QuestionMarks(answer: OutgoingAnswer): OutgoingAnswer {
   };
 }
 
+/**
+ * A writer that encodes windows-1252 but labels it ISO-8859-1 (PHP's mb_convert_encoding to
+ * CP1252 under an ISO-8859-1 header): `€` goes out as byte 0x80, which ISO-8859-1 reads as a C1
+ * control. Node 22's TextDecoder read it as `€` and let this pass.
+ */
+function windows1252LabelledLatin1(answer: OutgoingAnswer): OutgoingAnswer {
+  return {
+    ...answer,
+    encoding: 'latin1',
+    headers: { ...answer.headers, 'content-type': 'text/xml; charset=ISO-8859-1' },
+    body: answer.body
+      .replace(XML_DECLARATION, '<?xml version="1.0" encoding="ISO-8859-1"?>')
+      .replace(/[\u0100-\u{10ffff}]/gu, (c) => {
+        // Its windows-1252 byte, written as the Latin-1 character of the same value.
+        const byte = encodeWindows1252(c)?.[0];
+        return byte === undefined ? `&#${c.codePointAt(0)};` : String.fromCharCode(byte);
+      }),
+  };
+}
+
 const HTML_500 =
   '<!DOCTYPE html>\n<html><head><title>500 Internal Server Error</title></head><body><h1>Internal Server Error</h1></body></html>';
 
@@ -137,6 +157,11 @@ export const REAL_STACK_MUTANTS: Mutant[] = [
   {
     name: 'a Latin-1 XML writer answering "?" for Łódź',
     dialect: { rewrite: onResources('xml', latin1QuestionMarks) },
+    fails: ['checkout.echo'],
+  },
+  {
+    name: 'windows-1252 answers labelled ISO-8859-1 (€ written as byte 0x80)',
+    dialect: { rewrite: onResources('xml', windows1252LabelledLatin1) },
     fails: ['checkout.echo'],
   },
   {
