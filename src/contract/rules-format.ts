@@ -45,7 +45,7 @@ export const CLIENT_FORMAT_HTTP_RULES = [
     area: 'format',
     title: 'JSON and XML bodies parse',
     description:
-      "Every JSON or XML body, request or response, parses as a strict parser reads it: an XML declaration's encoding matches the bytes (UTF-8 declaring utf-16 is refused by libxml2 and .NET alike), a charset in Content-Type agrees with the bytes and the declaration, and JSON is UTF-8 without a byte order mark and names no member twice in one object (I-JSON, RFC 7493). A body in a Content-Encoding (gzip, deflate, br) is read once decoded, and one that does not decode as its coding names is not well-formed. A document in an 8-bit encoding that its declaration and charset name (ISO-8859-1) is well-formed, and every rule reads its characters as that encoding decodes them. XML with a DOCTYPE or entity declarations is not accepted (no entity is ever expanded).",
+      "Every JSON or XML body, request or response, parses as a strict parser reads it: an XML declaration's encoding matches the bytes (UTF-8 declaring utf-16 is refused by libxml2 and .NET alike), a charset in Content-Type agrees with the bytes and the declaration, and JSON is UTF-8 without a byte order mark and names no member twice in one object (I-JSON, RFC 7493). A body in a Content-Encoding (gzip, deflate, br) is read once decoded, and one that does not decode as its coding names is not well-formed. A document in an 8-bit encoding that its declaration and charset name (ISO-8859-1, say) is well-formed, and every rule reads its characters as that encoding's own table decodes them, the same on every Node.js line the tool runs on: windows-1252 bytes 0x80–0x9F as € ‚ “ ” Š …, ISO-8859-1 bytes 0x80–0x9F as the C1 controls (as libxml2, .NET and Java read them, not as WHATWG's label mapping does). No entity of a document type declaration is ever expanded.",
     faces: both,
     formats: 'both',
     writes: false,
@@ -116,7 +116,7 @@ export const CLIENT_FORMAT_HTTP_RULES = [
     area: 'format',
     title: 'An XML checkout request is accepted, as XML writers write it',
     description:
-      'A checkout request sent as XML is accepted and answered, as XML writers write it: Content-Type application/xml or text/xml, with or without a charset in any case; a declaration in single or double quotes or none; members in any order; Billing left out, empty or nil; a member the description does not name (a client sending back the address it was given, Email included). In traffic, a 4xx or 5xx answer to a well-formed XML set-up that breaks no must rule is a violation of the service; the rule is never passed on XML set-ups that were all refused.',
+      'A checkout request sent as XML is accepted and answered, as XML writers write it: Content-Type application/xml or text/xml, with or without a charset in any case; a declaration in single or double quotes or none; members in any order; Billing left out, empty or nil; a member the description does not name (a client sending back the address it was given, Email included). In traffic, a 4xx or 5xx answer to a well-formed XML set-up that breaks no must rule is a violation of the service; the rule is never passed on XML set-ups that were all refused. A set-up holding a document type declaration may be refused (4xx), but an entity it defines never reaches the answer (no expansion, no external fetch: XXE) and it is never answered 5xx.',
     faces: both,
     formats: 'xml',
     writes: true,

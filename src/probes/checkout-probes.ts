@@ -1,11 +1,14 @@
 import { probeAcceptLists } from './accept-probes.js';
+import { probeCheckoutFraming } from './checkout-framing-probes.js';
 import { checkoutRequestBody, MALFORMED_BODY, returnUrlOfLength } from './checkout-request.js';
 import { type Format, MEDIA_TYPE_OF } from './config.js';
 import { probeCrossedFormats } from './negotiation-probes.js';
 import type { ProbeRun } from './probe-run.js';
+import { probeRealValues } from './real-value-probes.js';
 import { probeRequestForms } from './request-form-probes.js';
 import { probeReturnUrlLengths } from './return-url-probes.js';
 import { probeXmlShapes } from './xml-shape-probes.js';
+import { probeXmlSpellings } from './xml-spelling-probes.js';
 
 // Probes of POST and GET checkout/{code} in one format. Boundaries and the other forms of a
 // request come first and the plain set-up last, so the closing GET is compared with what that
@@ -28,6 +31,9 @@ export async function probeCheckout(run: ProbeRun, format: Format, id: string): 
     await probeRequestForms(run, format, id);
     await probeCrossedFormats(run, format, id);
     if (format === 'xml') await probeXmlShapes(run, id);
+    await probeRealValues(run, format, id);
+    if (format === 'xml') await probeXmlSpellings(run, id);
+    await probeCheckoutFraming(run, format, id);
     await probeAcceptLists(run, format, id);
 
     const setUp = {

@@ -67,6 +67,24 @@ function exifJpeg(): Buffer {
 /** A JPEG written by a camera (Exif), beside the sample's JFIF: both are JPEG by their first bytes. */
 export const EXIF_JPEG = exifJpeg();
 
+/**
+ * The picture as Photoshop's "Save for Web" or a DAM writes it: an APP13 segment (IPTC in a
+ * Photoshop resource block) first, no JFIF APP0. Its fourth byte is ED.
+ */
+function app13Jpeg(): Buffer {
+  const payload = Buffer.concat([
+    Buffer.from('Photoshop 3.0\0', 'latin1'),
+    Buffer.from('8BIM', 'latin1'),
+    Buffer.from([0x04, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]),
+  ]);
+  const length = Buffer.alloc(2);
+  length.writeUInt16BE(payload.length + 2);
+  // The JFIF sample after its SOI (2 bytes) and APP0 segment (18 bytes).
+  return Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xed]), length, payload, JFIF.subarray(20)]);
+}
+
+export const APP13_JPEG = app13Jpeg();
+
 export type SampleType = 'pdf' | 'png' | 'jpeg';
 
 export const SAMPLE_MEDIA_TYPES: Record<SampleType, string> = {
@@ -89,6 +107,8 @@ export interface FormSpelling {
   fileField?: string;
   /** The boundary quoted in Content-Type, as .NET's MultipartFormDataContent writes it. */
   quotedBoundary?: boolean;
+  /** The file part written without a Content-Type of its own. */
+  untypedPart?: boolean;
 }
 
 /**
@@ -107,12 +127,15 @@ export function multipartOf(
     `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
   const fields = Object.entries(fieldsFirst).map(field);
   const after = Object.entries(spelling.fieldsAfter ?? {}).map(field);
-  const head = `${fields.join('')}--${boundary}\r\nContent-Disposition: form-data; name="${spelling.fileField ?? 'file'}"; filename="${filename}"\r\nContent-Type: ${mediaType}\r\n\r\n`;
+  const head = `${fields.join('')}--${boundary}\r\nContent-Disposition: form-data; name="${spelling.fileField ?? 'file'}"; filename="${filename}"\r\n${spelling.untypedPart ? '' : `Content-Type: ${mediaType}\r\n`}\r\n`;
   return {
     body: Buffer.concat([Buffer.from(head), file, Buffer.from(`\r\n${after.join('')}--${boundary}--\r\n`)]),
     contentType: `multipart/form-data; boundary=${spelling.quotedBoundary ? `"${boundary}"` : boundary}`,
   };
 }
+
+/** The sample PDF as a PDF 2.0 writer heads it (`%PDF-2.0`): a table that knows `%PDF-1.` does not know it. */
+export const PDF_2 = Buffer.from(pdf().toString('latin1').replace('%PDF-1.7', '%PDF-2.0'), 'latin1');
 
 /** A PDF of `size` bytes: the sample's first bytes, then white space (only the magic bytes are read). */
 export function paddedPdf(size: number): Buffer {

@@ -17,6 +17,7 @@ export async function probeCheckoutState(run: ProbeRun, formats: Format[], id: s
     await probeOmissions(run, format, id);
     await probeConcurrentSetUps(run, format, id);
     if (format === formats[0]) await probeTwoCheckouts(run, format, id);
+    await probeRepeatedSetUp(run, format, id);
     const type = MEDIA_TYPE_OF[format];
     await run.probe(
       {
@@ -48,4 +49,37 @@ export async function probeCheckoutState(run: ProbeRun, formats: Format[], id: s
       },
     );
   }
+}
+
+/**
+ * Set-ups A, B, then A again, byte for byte, and a GET: the GET reads A. A cache keyed by the
+ * body (in front of the service, or in it) answers the third from the first and never stores it,
+ * so the GET reads B.
+ */
+async function probeRepeatedSetUp(run: ProbeRun, format: Format, id: string): Promise<void> {
+  const url = run.config.checkoutUrl;
+  const type = MEDIA_TYPE_OF[format];
+  const first = checkoutRequestBody(format, returnUrlOfLength(90, `${id}-${format}-repeat-a`));
+  const second = checkoutRequestBody(format, returnUrlOfLength(90, `${id}-${format}-repeat-b`), OTHER_ADDRESS);
+  for (const [body, what] of [
+    [first, 'a set-up A'],
+    [second, 'a set-up B of the same checkout'],
+    [first, 'set-up A sent again after B, byte for byte'],
+  ] as const) {
+    await run.probe(
+      { method: 'POST', url, headers: { accept: type, 'content-type': type }, body },
+      { format, expect: { rule: REQUEST_RULE[format], answer: 'accepted', what: `${what} (${format.toUpperCase()})` } },
+    );
+  }
+  await run.probe(
+    { method: 'GET', url, headers: { accept: type } },
+    {
+      format,
+      expect: {
+        rule: 'checkout.get.shape',
+        answer: 'accepted',
+        what: `GET checkout in ${format.toUpperCase()} after set-ups A, B, A`,
+      },
+    },
+  );
 }

@@ -16,7 +16,7 @@ const SMALL_BODY_LIMIT = 1024 * 1024;
 export async function readCheckoutRequest(
   request: IncomingMessage,
   dialect: Dialect,
-): Promise<{ returnUrl?: string; address: Record<string, string> }> {
+): Promise<{ returnUrl?: string; address: Record<string, string>; bytes: Buffer }> {
   const type = mediaType(request.headers['content-type']);
   const format = formatOfMediaType(type);
   if (!format || (format === 'xml' && !dialect.acceptXmlRequests)) {
@@ -28,7 +28,7 @@ export async function readCheckoutRequest(
   const refusal = dialect.refuseCheckout?.({ endpoint: 'checkout', method: 'POST', headers: request.headers }, bytes);
   if (refusal) throw new HttpError(refusal, 'this service does not take the request as it was sent');
   const text = decodeRequestText(bytes, format === 'xml' ? request.headers['content-type'] : undefined);
-  if (text.trim() === '') return { address: {} };
+  if (text.trim() === '') return { address: {}, bytes };
   // As .NET's XmlReader: a declaration that names other bytes than were sent is refused.
   const encoding = format === 'xml' && encodingProblem(text, bytes.length, format, request.headers['content-type']);
   if (encoding) throw new HttpError(400, encoding, ['Send the encoding the declaration names.']);
@@ -43,7 +43,7 @@ export async function readCheckoutRequest(
   }
   if (dialect.readCheckout) model = await dialect.readCheckout(model as Record<string, unknown>, text);
   const { returnUrl, billing } = model as { returnUrl?: unknown; billing?: unknown };
-  const out: { returnUrl?: string; address: Record<string, string> } = { address: {} };
+  const out: { returnUrl?: string; address: Record<string, string>; bytes: Buffer } = { address: {}, bytes };
   if (returnUrl !== undefined && returnUrl !== null) {
     if (typeof returnUrl !== 'string') throw new HttpError(400, 'returnUrl must be a string');
     const accepted = dialect.returnUrlAccepted
@@ -76,7 +76,7 @@ export async function readCheckoutRequest(
       out.address[field] = value;
     }
   }
-  for (const value of [out.returnUrl ?? '', ...Object.values(out.address)]) {
+  for (const value of [out.returnUrl ?? '', ...Object.values(out.address)] as string[]) {
     if (NOT_XML_CHARACTER.test(value))
       throw new HttpError(400, 'a field holds a control character', ['Remove control characters.']);
   }

@@ -14,9 +14,11 @@ export interface OutgoingAnswer {
   headers: Record<string, string>;
   body: string;
   /** How the body is written as bytes: UTF-8 unless a variant says otherwise (utf16le with a BOM). */
-  encoding?: 'utf8' | 'latin1' | 'utf16le';
+  encoding?: 'utf8' | 'latin1' | 'utf16le' | 'utf16be';
   /** The request's Accept-Encoding, so that a variant can compress as its stack negotiates. */
   acceptEncoding?: string;
+  /** The request's Accept-Language, so that a variant can format as its locale says. */
+  acceptLanguage?: string;
   /** A content coding to write the bytes in (Content-Encoding is set to it). */
   coding?: 'gzip' | 'deflate' | 'br';
 }
@@ -54,6 +56,12 @@ export interface Dialect {
   multipartFileField?: string;
   /** A status to refuse an upload with from its head alone, before its bytes are read (411, 415, 417...). */
   refuseUpload?: (request: IncomingView) => number | undefined;
+  /** Variants that refuse (415) a file by its first bytes, as a table of magic numbers of their own does. */
+  refuseFile?: (head: Buffer) => boolean;
+  /** The type a form's file part is taken for (busboy reads a part without one as text/plain), for variants that guess it. */
+  multipartTypeOf?: (declared: string, fileName: string | undefined) => string;
+  /** Variants behind a cache keyed by URL and body: a set-up sent before is answered as then, and never stored. */
+  cachesSetUpsByBody?: boolean;
   /** Variants whose handler fails (500) on a file it received, by its size or how it came. */
   uploadFails?: (file: { size: number; multipart: boolean }) => boolean;
   acceptXmlRequests: boolean;

@@ -47,6 +47,9 @@ export function createResourceHandler(context: ResourceContext): ResourceHandler
   const issuedTokens = new Set<string>();
   const authRequired = Boolean(credentials.token || credentials.clientId || faults.tokenLifetime);
 
+  /** Set-up answers by checkout code and body, for variants behind a cache keyed by them. */
+  const setUpCache = new Map<string, Record<string, unknown>>();
+
   function checkoutModel(record: CheckoutRecord, base: string): Record<string, unknown> {
     const model: Record<string, unknown> = {
       amount: record.amount,
@@ -77,6 +80,7 @@ export function createResourceHandler(context: ResourceContext): ResourceHandler
         firstPartIsFile: dialect.multipartFirstPartIsFile === true,
         failsOnNonAsciiFilename: dialect.multipartFailsOnNonAsciiFilename === true,
         ...(dialect.multipartFileField ? { fileField: dialect.multipartFileField } : {}),
+        ...(dialect.multipartTypeOf ? { typeOf: dialect.multipartTypeOf } : {}),
       });
     }
     if (!type || !dialect.uploadTypes.includes(type)) {
@@ -184,6 +188,14 @@ export function createResourceHandler(context: ResourceContext): ResourceHandler
           ]);
         }
         const sent = await readCheckoutRequest(request, dialect);
+        const headers: Record<string, string> =
+          dialect.setUpStatus === 201 ? { location: `${base}checkout/${code}` } : {};
+        const cacheKey = `${code} ${sent.bytes.toString('base64')}`;
+        const cached = dialect.cachesSetUpsByBody ? setUpCache.get(cacheKey) : undefined;
+        if (cached) {
+          responder.resource(dialect.setUpStatus, 'checkout', cached, headers);
+          return;
+        }
         if (dialect.keepUnsentMembers && record.setUp) {
           record.returnUrl = sent.returnUrl ?? record.returnUrl;
           record.address = { ...record.address, ...sent.address };
@@ -197,9 +209,9 @@ export function createResourceHandler(context: ResourceContext): ResourceHandler
           // The payment URL of an earlier set-up stops working: it was for other terms.
           store.renewPayment(record);
         }
-        const headers: Record<string, string> =
-          dialect.setUpStatus === 201 ? { location: `${base}checkout/${code}` } : {};
-        responder.resource(dialect.setUpStatus, 'checkout', checkoutModel(record, base), headers);
+        const model = checkoutModel(record, base);
+        if (dialect.cachesSetUpsByBody) setUpCache.set(cacheKey, model);
+        responder.resource(dialect.setUpStatus, 'checkout', model, headers);
       } else {
         responder.resource(200, 'checkout', checkoutModel(record, base));
       }
@@ -235,6 +247,10 @@ export function createResourceHandler(context: ResourceContext): ResourceHandler
           : { size: file.size, sha256: file.sha256, headBase64: head },
       );
       const kind = fileKindOf(file.head);
+      if (kind && dialect.refuseFile?.(file.head)) {
+        rmSync(file.path, { force: true });
+        throw new HttpError(415, 'this service does not take the file', ['Send a PDF, PNG or JPEG.']);
+      }
       if (!kind) {
         rmSync(file.path, { force: true });
         throw new HttpError(400, 'the file is not a PDF, PNG or JPEG', [

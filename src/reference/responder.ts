@@ -23,6 +23,7 @@ export class Responder {
     this.method = request.method ?? 'GET';
     this.path = (request.url ?? '/').split('?')[0] ?? '/';
     this.acceptEncoding = request.headers['accept-encoding'];
+    this.acceptLanguage = request.headers['accept-language'];
     const view: IncomingView = { endpoint, method: this.method, headers: request.headers };
     this.format = dialect.answerFormat?.(view) ?? (dialect.honourAccept && wanted?.format === 'xml' ? 'xml' : 'json');
   }
@@ -30,6 +31,7 @@ export class Responder {
   private readonly method: string;
   private readonly path: string;
   private readonly acceptEncoding: string | undefined;
+  private readonly acceptLanguage: string | undefined;
 
   private json(value: unknown): string {
     return this.dialect.prettyJson ? JSON.stringify(value, null, 2).replace(/\n/g, '\r\n') : JSON.stringify(value);
@@ -48,13 +50,16 @@ export class Responder {
       },
       body,
       ...(this.acceptEncoding === undefined ? {} : { acceptEncoding: this.acceptEncoding }),
+      ...(this.acceptLanguage === undefined ? {} : { acceptLanguage: this.acceptLanguage }),
     };
     if (this.dialect.rewrite) answer = this.dialect.rewrite(answer);
     if (this.response.headersSent) return;
     const text =
       answer.encoding === 'utf16le'
         ? Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(answer.body, 'utf16le')])
-        : Buffer.from(answer.body, answer.encoding ?? 'utf8');
+        : answer.encoding === 'utf16be'
+          ? Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(answer.body, 'utf16le').swap16()])
+          : Buffer.from(answer.body, answer.encoding ?? 'utf8');
     const bytes = answer.coding ? CODERS[answer.coding](text) : text;
     if (answer.coding) answer = { ...answer, headers: { ...answer.headers, 'content-encoding': answer.coding } };
     if (this.dialect.chunked) {

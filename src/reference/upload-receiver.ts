@@ -79,7 +79,12 @@ export function receiveMultipartUpload(
   folder: string,
   limit: number,
   allowed: string[],
-  variant: { firstPartIsFile?: boolean; failsOnNonAsciiFilename?: boolean; fileField?: string } = {},
+  variant: {
+    firstPartIsFile?: boolean;
+    failsOnNonAsciiFilename?: boolean;
+    fileField?: string;
+    typeOf?: (declared: string, fileName: string | undefined) => string;
+  } = {},
 ): Promise<ReceivedFile> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
@@ -122,7 +127,8 @@ export function receiveMultipartUpload(
         fail(new Error('file name is not ASCII'));
         return;
       }
-      const type = mediaType(info.mimeType);
+      const read = mediaType(info.mimeType);
+      const type = read && variant.typeOf ? variant.typeOf(read, info.filename) : read;
       if (!type || !allowed.includes(type)) {
         refused = new HttpError(415, `file part type ${info.mimeType} is not supported`, [
           `Send one of: ${allowed.join(', ')}.`,

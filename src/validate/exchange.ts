@@ -1,4 +1,5 @@
 import type { Side, Violation } from '../findings/types.js';
+import { decodeEightBit, eightBitTableOf, encodeWindows1252 } from './eight-bit.js';
 import { perUrl } from './url-memo.js';
 
 export type { Side, Violation };
@@ -158,6 +159,10 @@ export function bytesOfText(body: { text: string; size: number }): Buffer {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: Latin-1 is exactly this range
   if (size === text.length && Buffer.byteLength(text) !== size && /^[\u0000-\u00ff]*$/.test(text))
     return Buffer.from(text, 'latin1');
+  if (size === text.length && Buffer.byteLength(text) !== size) {
+    const windows1252 = encodeWindows1252(text);
+    if (windows1252) return windows1252;
+  }
   return Buffer.from(text, 'utf8');
 }
 
@@ -186,12 +191,17 @@ function declaredEncodingOfBytes(bytes: Buffer): string | undefined {
   return /^<\?xml\s[^>]*?encoding\s*=\s*(["'])([^"']*)\1/.exec(bytes.subarray(0, end).toString('latin1'))?.[2];
 }
 
-/** A decoder for an 8-bit encoding a label names (ISO-8859-1, windows-1252...); undefined for any other. */
-function eightBitDecoder(label: string | undefined): TextDecoder | undefined {
+/**
+ * A decoder for an 8-bit encoding a label names (ISO-8859-1, windows-1252...); undefined for any
+ * other. ISO-8859-1 and windows-1252 are read by exact tables, the same on every Node.js line.
+ */
+function eightBitDecoder(label: string | undefined): ((bytes: Buffer) => string) | undefined {
   if (!label) return undefined;
+  const table = eightBitTableOf(label);
+  if (table) return (bytes) => decodeEightBit(bytes, table);
   try {
     const decoder = new TextDecoder(label.trim().toLowerCase());
-    return /^utf-/.test(decoder.encoding) ? undefined : decoder;
+    return /^utf-/.test(decoder.encoding) ? undefined : (bytes) => decoder.decode(bytes);
   } catch {
     return undefined;
   }
@@ -218,7 +228,7 @@ export function decodeText(bytes: Buffer, contentType?: string): string {
   } catch {
     const decoder =
       eightBitDecoder(declaredEncodingOfBytes(bytes)) ?? eightBitDecoder(mediaParam(contentType, 'charset'));
-    if (decoder) return decoder.decode(bytes);
+    if (decoder) return decoder(bytes);
   }
   return text ?? bytes.toString('utf8');
 }
@@ -264,6 +274,9 @@ export function encodeTextLike(text: string, original: Buffer, originalText: str
   if (Buffer.byteLength(originalText) === original.length) return Buffer.from(text);
   // biome-ignore lint/suspicious/noControlCharactersInRegex: Latin-1 is exactly this range
   if (isLatin1Reading(originalText, original) && /^[\u0000-\u00ff]*$/.test(text)) return Buffer.from(text, 'latin1');
+  // Read by the windows-1252 table: written back by it.
+  if (originalText.length === original.length && encodeWindows1252(originalText)?.equals(original))
+    return encodeWindows1252(text);
   return undefined;
 }
 

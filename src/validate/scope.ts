@@ -69,6 +69,12 @@ function isPage(exchange: Exchange): boolean {
   return accept.startsWith('text/html') && answered === undefined;
 }
 
+/** Whether the request is a browser's navigation: a GET whose Accept puts text/html first. */
+function asksForPage(exchange: Exchange): boolean {
+  if (exchange.request.method.toUpperCase() !== 'GET') return false;
+  return (header(exchange.request.headers, 'accept') ?? '').trimStart().startsWith('text/html');
+}
+
 /** Whether the exchange speaks JSON or XML on either side: the mark of an API call, not a page. */
 function speaksDocuments(exchange: Exchange): boolean {
   const sent = formatOfMediaType(mediaType(header(exchange.request.headers, 'content-type')));
@@ -134,7 +140,9 @@ export class ServiceBase {
     }
     if (first === undefined || !OPERATIONS.has(first)) return { kind: 'outside', reason: NOT_THE_INTERFACE.path };
     const operation = first as 'checkout' | 'files';
-    if (isPage(exchange)) return { kind: 'outside', reason: NOT_THE_INTERFACE.page };
+    // An HTML answer here is a framework's error page to a call of the interface, judged as one;
+    // only a browser's GET that asked for a page is one.
+    if (asksForPage(exchange)) return { kind: 'outside', reason: NOT_THE_INTERFACE.page };
     if (below === 2)
       return { kind: 'interface', operation, code: url.segments[skip + 1] as string, urlPath: url.pathname };
     return { kind: 'misaddressed', operation, path: url.segments.slice(skip).join('/'), urlPath: url.pathname };

@@ -6,6 +6,7 @@ import { proxiedService } from '../helpers/proxy-fixture.js';
 import { brokenBy, type InProcessRun, runSuiteAt, runSuiteInProcess } from '../suite/in-process-run.js';
 import { BREAKING } from '../suite/mutants.js';
 import { NEGOTIATION_DIALECTS, NEGOTIATION_MUTANTS } from '../suite/negotiation-faults.js';
+import { REAL_STACK_DIALECTS, REAL_STACK_MUTANTS } from '../suite/real-stack-faults.js';
 import { STACK_DIALECTS, STACK_MUTANTS } from '../suite/stack-variants.js';
 
 // The suite run through the proxy against how real stacks write the interface: the proxy reads
@@ -32,7 +33,7 @@ const named = (name: string) => {
 const REFUSING = [named('a ReturnUrl of 512 refused'), named('ReturnUrl counted in UTF-8 bytes')];
 
 describe.concurrent('the proxy in front of real stacks', () => {
-  for (const dialect of [...STACK_DIALECTS, ...NEGOTIATION_DIALECTS]) {
+  for (const dialect of [...STACK_DIALECTS, ...NEGOTIATION_DIALECTS, ...REAL_STACK_DIALECTS]) {
     it(`finds nothing wrong with ${dialect.name}`, async () => {
       const run = await runSuiteInProcess(dialect, { throughProxy: true });
       expect(run.failed).toEqual([]);
@@ -41,7 +42,7 @@ describe.concurrent('the proxy in front of real stacks', () => {
     });
   }
 
-  for (const mutant of [...STACK_MUTANTS, ...NEGOTIATION_MUTANTS, ...REFUSING]) {
+  for (const mutant of [...STACK_MUTANTS, ...NEGOTIATION_MUTANTS, ...REAL_STACK_MUTANTS, ...REFUSING]) {
     it(`finds ${mutant.name}`, async () => {
       const run = await runSuiteInProcess(mutant, { throughProxy: true });
       expect(run.failed).toEqual(sorted(mutant.fails));

@@ -1,6 +1,7 @@
 import { ENCODING_MUTANTS } from './encoding-mutants.js';
 import { type Mutant, onCheckout, onUpload, type StarvedVariant } from './mutant-helpers.js';
 import { NEGOTIATION_DIALECTS, NEGOTIATION_MUTANTS } from './negotiation-faults.js';
+import { REAL_STACK_DIALECTS, REAL_STACK_MUTANTS } from './real-stack-faults.js';
 import { REQUEST_MUTANTS } from './request-mutants.js';
 import { STACK_DIALECTS, STACK_MUTANTS } from './stack-variants.js';
 import { STATE_MUTANTS } from './state-faults.js';
@@ -147,6 +148,7 @@ export const BREAKING: Mutant[] = [
   ...REQUEST_MUTANTS,
   ...ENCODING_MUTANTS,
   ...STACK_MUTANTS,
+  ...REAL_STACK_MUTANTS,
   ...NEGOTIATION_MUTANTS,
   ...STATE_MUTANTS,
   ...UPLOAD_MUTANTS,
@@ -167,6 +169,7 @@ export const CONFORMANT_DIALECTS: Mutant[] = [
   },
   ...UNUSUAL_DIALECTS,
   ...STACK_DIALECTS,
+  ...REAL_STACK_DIALECTS,
   ...NEGOTIATION_DIALECTS,
   ...UPLOAD_DIALECTS,
   ...WRITER_DIALECTS,
