@@ -235,6 +235,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     localClient: options.localClient ?? isLoopback,
     intercept: (secure: TLSSocket, _authority, accepted) => accept(secure, intercepting, accepted),
     passedOn: (authority) => context.passedOn?.(authority),
+    connectTimeoutMs: context.answerTimeoutMs,
     refused: (status, reason) => traffic.refused(status, reason),
     handshakeRefused: (authority, alert) => {
       const refusal = refusedHandshake(authority.host, authority.port, alert);
