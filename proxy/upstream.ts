@@ -82,6 +82,8 @@ export class Upstream {
   /** The client is still sending the request's body: no deadline for the answer yet. */
   private uploading = false;
   private deadline: NodeJS.Timeout | undefined;
+  /** The deadline counts (see armDeadline). */
+  private armed = false;
 
   /** The idle timeout the socket has now: the answer timeout until an answer's head came, then the target timeout. */
   private timeoutMs: number;
@@ -189,6 +191,7 @@ export class Upstream {
     this.socket.on('error', (error: NodeJS.ErrnoException) => this.lost(error.code ?? error.message));
     this.socket.on('close', () => {
       this.closed = true;
+      this.clearDeadline();
       this.parser.close();
       this.lost('ECONNRESET');
     });
@@ -210,7 +213,7 @@ export class Upstream {
     // The answer is due within the connect timeout of the request going out whole (see requestSent).
     // (A connection still being made keeps the deadline it was made with.)
     if (!bodyFollows) {
-      if (this.connected || !this.deadline) this.armDeadline();
+      if (this.connected || !this.armed) this.armDeadline();
     } else if (this.connected) this.disarmDeadline();
     this.reuse = reuse;
     this.continued = false;
@@ -247,12 +250,20 @@ export class Upstream {
     this.armDeadline();
   }
 
+  // One timer for the connection's life, restarted for each request rather than made anew (no
+  // allocation per exchange); disarmed, it may still fire, and is let pass.
   private armDeadline(): void {
-    if (this.deadline) clearTimeout(this.deadline);
-    this.deadline = setTimeout(() => this.overdue(), this.answerTimeoutMs);
+    this.armed = true;
+    if (this.deadline) this.deadline.refresh();
+    else this.deadline = setTimeout(() => this.overdue(), this.answerTimeoutMs);
   }
 
   private disarmDeadline(): void {
+    this.armed = false;
+  }
+
+  private clearDeadline(): void {
+    this.armed = false;
     if (!this.deadline) return;
     clearTimeout(this.deadline);
     this.deadline = undefined;
@@ -260,7 +271,8 @@ export class Upstream {
 
   /** The connection, its TLS handshake or the answer's head was not had by the deadline: 504. */
   private overdue(): void {
-    this.deadline = undefined;
+    if (!this.armed) return;
+    this.armed = false;
     if (!this.waiting) {
       this.destroy();
       return;
@@ -299,7 +311,7 @@ export class Upstream {
 
   destroy(): void {
     this.waiting = undefined;
-    this.disarmDeadline();
+    this.clearDeadline();
     this.socket.destroy();
   }
 
@@ -396,7 +408,7 @@ export class Upstream {
   }
 
   private fail(failure: UpstreamFailure): void {
-    this.disarmDeadline();
+    this.clearDeadline();
     const events = this.waiting;
     this.waiting = undefined;
     this.closed = true;
