@@ -111,6 +111,45 @@ describe('a target connection after a body the target may not have read', () => 
     expect(target.connections()).toBe(2);
   });
 
+  it('an Expect the target answered with 100 Continue keeps its connection for the next request', async () => {
+    let connections = 0;
+    const server = createServer((socket) => {
+      connections += 1;
+      socket.setEncoding('latin1');
+      socket.on('error', () => {});
+      let pending = '';
+      let continued = false;
+      socket.on('data', (chunk: string) => {
+        pending += chunk;
+        const end = pending.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const head = pending.slice(0, end);
+        if (/expect: 100-continue/i.test(head) && !continued) {
+          continued = true;
+          socket.write('HTTP/1.1 100 Continue\r\n\r\n');
+        }
+        const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
+        if (pending.length - end - 4 < length) return;
+        pending = pending.slice(end + 4 + length);
+        continued = false;
+        socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}');
+      });
+    });
+    await throughProxyTo(server, async (proxy) => {
+      const { socket, received } = await openConnection(proxy.url);
+      socket.write(
+        'POST /checkout/a HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n',
+      );
+      for (let waited = 0; !received().includes('100 Continue') && waited < 5000; waited += 20) await sleep(20);
+      socket.write('{}');
+      for (let waited = 0; !received().includes('{}') && waited < 5000; waited += 20) await sleep(20);
+      socket.write('GET /checkout/b HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+      await once(socket, 'close');
+      expect(received().match(/HTTP\/1\.1 200 /g)).toHaveLength(2);
+    });
+    expect(connections).toBe(1);
+  });
+
   it('a POST whose body the target reads keeps its connection for the next request', async () => {
     const ok = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}';
     const { server, heads } = scriptedTarget([ok]);
