@@ -62,6 +62,8 @@ export interface ForwardDoorOptions {
   passedOn(authority: Authority): void;
   /** A blind tunnel's host must take the connection within this long (--connect-timeout), else 504. */
   connectTimeoutMs: number;
+  /** A client must complete the TLS handshake of an intercepted host within this long (0: no limit). */
+  handshakeTimeoutMs: number;
   refused(status: number, reason: string): void;
   /** A client ended the TLS handshake of an intercepted host (`alert`: what it said, or what ended it). */
   handshakeRefused(authority: Authority, alert: string): void;
@@ -159,9 +161,21 @@ export class ForwardDoor {
           // A client that does not trust the certificate ends the handshake with an alert: nothing
           // of the interface goes through, and only the proxy can say why.
           let secured = false;
+          // A deadline, as for a request head: a client that trickles its handshake is cut off.
+          const limit = this.options.handshakeTimeoutMs;
+          const overdue =
+            limit > 0
+              ? setTimeout(() => {
+                  if (secured) return;
+                  secured = true;
+                  socket.destroy();
+                }, limit)
+              : undefined;
           secure.once('secure', () => {
             secured = true;
+            clearTimeout(overdue);
           });
+          socket.once('close', () => clearTimeout(overdue));
           secure.on('error', (error: NodeJS.ErrnoException) => {
             if (!secured) {
               secured = true;

@@ -203,3 +203,29 @@ describe('the connect timeout is a deadline', () => {
     );
   });
 });
+
+describe('the TLS handshake of an intercepted CONNECT is a deadline', () => {
+  it('a client that trickles its handshake is cut off within --headers-timeout', async () => {
+    const server = createServer((socket) => socket.on('error', () => {}));
+    await throughProxyTo(
+      server,
+      async (proxy) => {
+        const target = new URL(proxy.url);
+        const port = (server.address() as { port: number }).port;
+        const client = connect(Number(target.port), target.hostname);
+        client.on('error', () => {});
+        await once(client, 'connect');
+        client.write(`CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+        const [established] = (await once(client, 'data')) as [Buffer];
+        expect(String(established)).toMatch(/^HTTP\/1\.1 200 /);
+        // A handshake record announced long, then a byte of it every 100 ms.
+        client.write(Buffer.from([0x16, 0x03, 0x01, 0x40, 0x00]));
+        const timer = setInterval(() => client.write(Buffer.from([0x01])), 100);
+        const { ms } = await timed(() => once(client, 'close'));
+        clearInterval(timer);
+        expectDeadline(ms);
+      },
+      { headersTimeoutMs: LIMIT_MS },
+    );
+  });
+});
