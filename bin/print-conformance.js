@@ -1,8 +1,16 @@
 #!/usr/bin/env node
-// The compiled CLI lives in dist/; `npm ci` builds it (prepare). `validate` starts its worker
-// threads first, so that they boot while the rest of the CLI loads.
-const early = process.argv.includes('validate') ? import('../dist/src/cli/early-start.js') : Promise.resolve();
-early
+// The compiled CLI lives in dist/; `npm ci` builds it (prepare). A Node.js whose HTTP parser has a
+// known flaw is refused first. `validate` starts its worker threads next, so that they boot while
+// the rest of the CLI loads.
+import('../dist/src/cli/runtime-check.js')
+  .then(({ runtimeRefusal }) => {
+    const refusal = runtimeRefusal(process.versions.node);
+    if (refusal) {
+      process.stderr.write(`print-conformance: ${refusal}\n`);
+      process.exit(2);
+    }
+    return process.argv.includes('validate') ? import('../dist/src/cli/early-start.js') : undefined;
+  })
   .then(() => import('../dist/src/cli/main.js'))
   .catch((error) => {
     process.stderr.write(

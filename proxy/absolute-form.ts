@@ -44,7 +44,8 @@ export function routeAbsoluteForm(head: MessageHead, own: ProxyContext, client: 
     head,
     url,
     door.route(authority),
-    (reason) => own.refused(502, reason),
+    own.answerTimeoutMs,
+    (status, reason) => own.refused(status, reason),
     () => own.passedOn?.(authority),
   );
   return { kind: 'blind', request };

@@ -60,12 +60,16 @@ export function failureAnswer(
   if (context.stopping)
     return { resend: false, status: 503, message: 'the proxy stopped before the exchange completed' };
   switch (failure.kind) {
-    case 'timeout':
-      return {
-        resend: false,
-        status: 504,
-        message: `the target ${targetBase} did not answer within ${context.answerTimeoutMs / 1000} s`,
-      };
+    case 'timeout': {
+      const within = `within ${context.answerTimeoutMs / 1000} s`;
+      const what =
+        failure.phase === 'connect'
+          ? 'did not accept a connection'
+          : failure.phase === 'handshake'
+            ? 'did not complete its TLS handshake'
+            : 'did not answer';
+      return { resend: false, status: 504, message: `the target ${targetBase} ${what} ${within}` };
+    }
     case 'stalled':
       // 504 while the client has had nothing of the answer; past its head the connection just closes.
       return {

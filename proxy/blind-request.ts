@@ -23,7 +23,9 @@ export class BlindRequest {
     head: MessageHead,
     url: URL,
     to: Authority,
-    failed: (reason: string) => void,
+    /** --connect-timeout: the first byte of the answer is due within it (connecting and TLS included), else 504. */
+    connectTimeoutMs: number,
+    failed: (status: number, reason: string) => void,
     reached: () => void,
   ) {
     const path = `${url.pathname}${url.search}`;
@@ -48,18 +50,20 @@ export class BlindRequest {
     this.far.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', reached);
     this.far.write(text, 'latin1');
     this.far.on('data', (chunk: Buffer) => {
+      if (!this.answered) clearTimeout(overdue);
       this.answered = true;
       if (!client.write(chunk)) {
         this.far.pause();
         client.once('drain', () => this.far.resume());
       }
     });
-    const noAnswer = (why: string) => {
+    const noAnswer = (why: string, status = 502) => {
+      clearTimeout(overdue);
       const reason = `${url.host} ${why}`;
-      failed(reason);
+      failed(status, reason);
       const body = JSON.stringify({ message: `print-conformance proxy: ${reason}` });
       client.end(
-        `${statusLine(502)}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+        `${statusLine(status)}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
       );
       lingerThenClose(client);
     };
@@ -79,7 +83,16 @@ export class BlindRequest {
       }
       noAnswer(`cannot be reached (${error.code ?? error.message})`);
     });
-    client.once('close', () => this.far.destroy());
+    // A deadline, not an idle timer: a host that trickles its handshake is cut off all the same.
+    const overdue = setTimeout(() => {
+      if (this.answered) return;
+      this.far.destroy();
+      noAnswer(`did not answer within ${connectTimeoutMs / 1000} s`, 504);
+    }, connectTimeoutMs);
+    client.once('close', () => {
+      clearTimeout(overdue);
+      this.far.destroy();
+    });
   }
 
   body(chunk: Buffer): void {

@@ -174,7 +174,7 @@ export class ClientConnection {
     try {
       const error = this.parser.execute(chunk);
       if (this.connectHead) this.handOverConnect();
-      else if (error) this.malformed(error, chunk);
+      else if (error) this.held.run(() => this.malformed(error, chunk));
     } catch (error) {
       // Whatever goes wrong in handling a request fails that exchange, never the proxy.
       const message = `print-conformance proxy: ${(error as Error).message}`;

@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { UNDECODED_CODING } from './message-framing.js';
 import { fieldLines, statusLine } from './message-head.js';
 import { writeClient } from './socket-writes.js';
 
@@ -28,5 +29,10 @@ export function tlsOnPlainPort(chunk: Buffer, ownAuthority: string): string | un
 
 /** Why the client's bytes were not a request, as told to it and in the log. */
 export function malformedStatus(code: string): number {
-  return code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  if (code === 'HPE_HEADER_OVERFLOW') return 431;
+  // A request line of another HTTP version than 1.0 or 1.1 (RFC 9110 §15.6.6).
+  if (code === 'HPE_INVALID_VERSION') return 505;
+  // A transfer coding the proxy does not decode (RFC 9112 §6.1).
+  if (code === UNDECODED_CODING) return 501;
+  return 400;
 }

@@ -60,6 +60,10 @@ export interface ForwardDoorOptions {
   localClient(address: string | undefined): boolean;
   /** A blind tunnel or request passed on, counted apart from the interface. */
   passedOn(authority: Authority): void;
+  /** A blind tunnel's host must take the connection within this long (--connect-timeout), else 504. */
+  connectTimeoutMs: number;
+  /** A client must complete the TLS handshake of an intercepted host within this long (0: no limit). */
+  handshakeTimeoutMs: number;
   refused(status: number, reason: string): void;
   /** A client ended the TLS handshake of an intercepted host (`alert`: what it said, or what ended it). */
   handshakeRefused(authority: Authority, alert: string): void;
@@ -157,9 +161,21 @@ export class ForwardDoor {
           // A client that does not trust the certificate ends the handshake with an alert: nothing
           // of the interface goes through, and only the proxy can say why.
           let secured = false;
+          // A deadline, as for a request head: a client that trickles its handshake is cut off.
+          const limit = this.options.handshakeTimeoutMs;
+          const overdue =
+            limit > 0
+              ? setTimeout(() => {
+                  if (secured) return;
+                  secured = true;
+                  socket.destroy();
+                }, limit)
+              : undefined;
           secure.once('secure', () => {
             secured = true;
+            clearTimeout(overdue);
           });
+          socket.once('close', () => clearTimeout(overdue));
           secure.on('error', (error: NodeJS.ErrnoException) => {
             if (!secured) {
               secured = true;
@@ -189,7 +205,23 @@ export class ForwardDoor {
     const far = netConnect({ host: to.host, port: to.port });
     far.setNoDelay(true);
     let open = false;
+    // A deadline for the connection, as for the target's: the OS would wait minutes.
+    const limit = this.options.connectTimeoutMs;
+    const overdue = setTimeout(() => {
+      if (open) return;
+      far.destroy();
+      this.refuse(
+        socket,
+        504,
+        `${authority.host}:${authority.port} did not accept a connection within ${limit / 1000} s`,
+      );
+    }, limit);
     far.once('connect', () => {
+      clearTimeout(overdue);
+      if (socket.destroyed) {
+        far.destroy();
+        return;
+      }
       open = true;
       this.options.passedOn(authority);
       socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
@@ -199,6 +231,7 @@ export class ForwardDoor {
       socket.resume();
     });
     far.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(overdue);
       if (!open)
         this.refuse(
           socket,
@@ -208,7 +241,10 @@ export class ForwardDoor {
       else socket.destroy();
     });
     socket.on('error', () => far.destroy());
-    socket.on('close', () => far.destroy());
+    socket.on('close', () => {
+      clearTimeout(overdue);
+      far.destroy();
+    });
     far.on('close', () => {
       if (open) socket.destroy();
     });

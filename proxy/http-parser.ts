@@ -1,5 +1,6 @@
 import { maxHeaderSize } from 'node:http';
 import { createRequire } from 'node:module';
+import { answerFraming, CHUNKED, type Framing, requestFraming } from './message-framing.js';
 
 // Node's own HTTP/1.1 parser (llhttp, in C), the one node:http runs on, driven directly: the proxy
 // reads heads and bodies off raw sockets without node:http's request and response objects, which
@@ -47,6 +48,8 @@ function loadHttpCommon(): HttpCommon {
 
 const { HTTPParser, methods } = loadHttpCommon();
 
+export type { Framing } from './message-framing.js';
+
 export interface MessageHead {
   /** Requests: the method and request target as sent. */
   method: string;
@@ -70,12 +73,6 @@ export interface MessageHead {
   framing: Framing;
 }
 
-/**
- * A body with the length given (the value llhttp read, written back as the proxy's own digits),
- * in chunks, running to the end of the connection (answers only), or none.
- */
-export type Framing = { kind: 'length'; length: number } | { kind: 'chunked' } | { kind: 'close' } | { kind: 'none' };
-
 export interface MessageEvents {
   /** The first byte of a message has come. */
   begin?(): void;
@@ -84,64 +81,6 @@ export interface MessageEvents {
   /** Body bytes, with any chunked framing (and trailer fields) already taken off. */
   body(chunk: Buffer): void;
   end(): void;
-}
-
-const NO_BODY_FRAMING: Framing = { kind: 'none' };
-const CHUNKED: Framing = { kind: 'chunked' };
-const TO_CLOSE: Framing = { kind: 'close' };
-
-/**
- * A request's framing, or the parse error it is refused with (RFC 9112 §6.3, as nginx and Envoy
- * read it): Transfer-Encoding must be one field that says exactly "chunked" (no other coding, no
- * empty or repeated one: "chunked" followed by an empty field is framed as chunked by llhttp
- * and read as no coding at all by whoever joins the fields), and never comes with Content-Length;
- * Content-Length must be one field of digits.
- */
-function requestFraming(rawHeaders: string[]): Framing | string {
-  let transferEncodings = 0;
-  let chunked = false;
-  let length = -1;
-  for (let index = 0; index < rawHeaders.length; index += 2) {
-    const name = rawHeaders[index] as string;
-    // Most fields are neither: told apart by their length before their name is compared.
-    if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') {
-      transferEncodings += 1;
-      chunked = (rawHeaders[index + 1] as string).trim().toLowerCase() === 'chunked';
-    } else if (name.length === 14 && name.toLowerCase() === 'content-length') {
-      const value = (rawHeaders[index + 1] as string).trim();
-      if (length >= 0 || !/^\d{1,15}$/.test(value)) return 'HPE_INVALID_CONTENT_LENGTH';
-      length = Number(value);
-    }
-  }
-  if (transferEncodings > 0) {
-    if (transferEncodings > 1 || !chunked) return 'HPE_INVALID_TRANSFER_ENCODING';
-    if (length >= 0) return 'HPE_UNEXPECTED_CONTENT_LENGTH';
-    return CHUNKED;
-  }
-  return length > 0 ? { kind: 'length', length } : length === 0 ? { kind: 'length', length: 0 } : NO_BODY_FRAMING;
-}
-
-/** An answer's framing as llhttp reads it: chunked when that is the last coding, else its length, else to the close. */
-function answerFraming(rawHeaders: string[]): Framing {
-  let codings: string | undefined;
-  let length = -1;
-  for (let index = 0; index < rawHeaders.length; index += 2) {
-    const name = (rawHeaders[index] as string).toLowerCase();
-    if (name === 'transfer-encoding') codings = `${codings ?? ''},${rawHeaders[index + 1]}`;
-    else if (name === 'content-length') {
-      const value = (rawHeaders[index + 1] as string).trim();
-      if (/^\d{1,15}$/.test(value)) length = Number(value);
-    }
-  }
-  if (codings !== undefined) {
-    const last = codings
-      .split(',')
-      .map((coding) => coding.trim().toLowerCase())
-      .filter((coding) => coding !== '')
-      .at(-1);
-    return last === 'chunked' ? CHUNKED : TO_CLOSE;
-  }
-  return length >= 0 ? { kind: 'length', length } : TO_CLOSE;
 }
 
 /**
@@ -216,7 +155,14 @@ export class MessageParser {
         rawHeaders = this.headerParts.concat(rawHeaders);
         this.headerParts = [];
       }
-      const framing = kind === 'request' ? requestFraming(rawHeaders) : answerFraming(rawHeaders);
+      const version = `${major}.${minor}`;
+      // llhttp reads HTTP/0.9 and HTTP/2.0 request lines too: the proxy forwards HTTP/1.x alone (505).
+      const framing =
+        kind === 'request'
+          ? version === '1.1' || version === '1.0'
+            ? requestFraming(rawHeaders)
+            : 'HPE_INVALID_VERSION'
+          : answerFraming(rawHeaders);
       const fullUrl = this.urlParts + (url ?? '');
       this.urlParts = '';
       if (typeof framing === 'string') {
@@ -225,7 +171,6 @@ export class MessageParser {
         this.stopped = true;
         return STOP_AFTER_HEAD;
       }
-      const version = `${major}.${minor}`;
       if (upgrade) this.upgraded = true;
       const head: MessageHead = {
         method: method === undefined ? '' : (methods[method] ?? ''),

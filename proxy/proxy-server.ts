@@ -235,6 +235,9 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     localClient: options.localClient ?? isLoopback,
     intercept: (secure: TLSSocket, _authority, accepted) => accept(secure, intercepting, accepted),
     passedOn: (authority) => context.passedOn?.(authority),
+    connectTimeoutMs: context.answerTimeoutMs,
+    // The handshake comes before the head: bounded as the head is (--headers-timeout, else --client-timeout).
+    handshakeTimeoutMs: context.headersTimeoutMs || context.clientTimeoutMs,
     refused: (status, reason) => traffic.refused(status, reason),
     handshakeRefused: (authority, alert) => {
       const refusal = refusedHandshake(authority.host, authority.port, alert);

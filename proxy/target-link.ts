@@ -1,3 +1,4 @@
+import { reuseAfter } from './connection-reuse.js';
 import type { Flight } from './flight.js';
 import { chunkFrame, LAST_CHUNK } from './message-head.js';
 import type { ProxyContext } from './proxy-context.js';
@@ -25,7 +26,8 @@ export class TargetLink {
     }
     flight.forwarded = true;
     const { text, bodyFollows } = targetHead(flight, context.target.host);
-    this.upstream.send(text, events, bodyFollows);
+    const expectForwarded = !flight.continued && flight.headers.expect !== undefined;
+    this.upstream.send(text, events, bodyFollows, reuseAfter(flight.head, expectForwarded));
   }
 
   /** A piece of the request body; `wait` is given a way to resume once the target has taken it, if it must. */
@@ -37,7 +39,9 @@ export class TargetLink {
   }
 
   endBody(flight: Flight): void {
-    if (flight.chunked && !flight.finished) this.upstream?.write(LAST_CHUNK);
+    if (flight.finished) return;
+    if (flight.chunked) this.upstream?.write(LAST_CHUNK);
+    this.upstream?.requestSent();
   }
 
   /** The connection is let go without closing it (one closed under a request about to be resent). */

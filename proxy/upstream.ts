@@ -1,7 +1,9 @@
 import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { checkServerIdentity, type SecureContext, connect as tlsConnect } from 'node:tls';
 import { statusProblem } from './answer-checks.js';
+import type { ReuseAfter } from './connection-reuse.js';
 import { type MessageEvents, type MessageHead, MessageParser } from './http-parser.js';
+import { UNDECODED_CODING } from './message-framing.js';
 import { fieldValues } from './message-head.js';
 
 // One connection to the target, kept open between exchanges of one client connection: requests
@@ -15,7 +17,8 @@ export interface AnswerEvents extends MessageEvents {
 }
 
 export type UpstreamFailure =
-  | { kind: 'timeout' }
+  /** No final answer's head within the connect timeout; `phase` when the connection itself was not made in it. */
+  | { kind: 'timeout'; phase?: 'connect' | 'handshake' }
   /** The answer had begun, then nothing more came for the target timeout. */
   | { kind: 'stalled' }
   | { kind: 'unreachable'; code: string; at?: string }
@@ -74,6 +77,13 @@ export class Upstream {
   private heard = false;
   /** The target took the connection (TLS included): what fails after that is no "cannot be reached". */
   private connected = false;
+  /** The TCP connection was made (TLS may still be under way). */
+  private tcpConnected = false;
+  /** The client is still sending the request's body: no deadline for the answer yet. */
+  private uploading = false;
+  private deadline: NodeJS.Timeout | undefined;
+  /** The deadline counts (see armDeadline). */
+  private armed = false;
 
   /** The idle timeout the socket has now: the answer timeout until an answer's head came, then the target timeout. */
   private timeoutMs: number;
@@ -85,6 +95,10 @@ export class Upstream {
   /** The final answer ended in the bytes being read: what follows it in them is more than the answer. */
   private ended: AnswerEvents | undefined;
   private reading = false;
+  /** Whether the connection may carry another request after the answer to this one. */
+  private reuse: ReuseAfter = 'keep';
+  /** The target said 100 Continue to the request now out. */
+  private continued = false;
 
   constructor(
     private readonly route: UpstreamRoute,
@@ -104,8 +118,18 @@ export class Upstream {
         })
       : netConnect({ port: route.connectPort, host: route.connectHost, noDelay: true });
     this.socket.setNoDelay(true);
+    // A deadline, not an idle timer: a target that trickles its handshake or its answer's head
+    // byte by byte still answers 504 within the connect timeout.
+    this.armDeadline();
+    if (secure)
+      this.socket.once('connect', () => {
+        this.tcpConnected = true;
+      });
     this.socket.once(secure ? 'secureConnect' : 'connect', () => {
+      this.tcpConnected = true;
       this.connected = true;
+      // While the client still sends the body, silences are timed by the idle timer alone.
+      if (this.uploading) this.disarmDeadline();
     });
     // The socket's idle timer, changed only when the timeout it should have changes (each change
     // costs an allocation); whether a silence counts is decided when it fires.
@@ -140,7 +164,12 @@ export class Upstream {
         ended.end();
         return;
       }
-      if (error) this.fail({ kind: 'malformed', code: error });
+      if (error === UNDECODED_CODING)
+        this.fail({
+          kind: 'invalid',
+          reason: 'a Transfer-Encoding other than chunked, which the proxy does not decode',
+        });
+      else if (error) this.fail({ kind: 'malformed', code: error });
     });
     this.socket.on('end', () => {
       // A kept connection the target closed as a request went out on it: nothing of it was heard.
@@ -153,7 +182,7 @@ export class Upstream {
       if (error) this.fail({ kind: 'broken', code: 'ECONNRESET' });
     });
     this.socket.on('timeout', () => {
-      if (this.waiting && !this.answered) this.fail({ kind: 'timeout' });
+      if (this.waiting && !this.answered) this.fail(this.timeout());
       // Once it has begun to answer, a target may take its time between reads, up to the target
       // timeout (nginx's proxy_read_timeout), unless the proxy itself stopped reading.
       else if (this.waiting && !this.paused) this.fail({ kind: 'stalled' });
@@ -162,6 +191,7 @@ export class Upstream {
     this.socket.on('error', (error: NodeJS.ErrnoException) => this.lost(error.code ?? error.message));
     this.socket.on('close', () => {
       this.closed = true;
+      this.clearDeadline();
       this.parser.close();
       this.lost('ECONNRESET');
     });
@@ -176,9 +206,17 @@ export class Upstream {
     return !this.closed && (this.idleSince === 0 || performance.now() - this.idleSince < this.idleMs);
   }
 
-  /** Writes a request head; `events` hear its answer. */
-  send(head: string, events: AnswerEvents, bodyFollows: boolean): void {
+  /** Writes a request head; `events` hear its answer; `reuse` says whether the connection outlives it. */
+  send(head: string, events: AnswerEvents, bodyFollows: boolean, reuse: ReuseAfter = 'keep'): void {
     this.waiting = events;
+    this.uploading = bodyFollows;
+    // The answer is due within the connect timeout of the request going out whole (see requestSent).
+    // (A connection still being made keeps the deadline it was made with.)
+    if (!bodyFollows) {
+      if (this.connected || !this.armed) this.armDeadline();
+    } else if (this.connected) this.disarmDeadline();
+    this.reuse = reuse;
+    this.continued = false;
     this.answered = false;
     this.interims = 0;
     this.idleTimeout(this.answerTimeoutMs);
@@ -205,6 +243,50 @@ export class Upstream {
     return flowing;
   }
 
+  /** The request's body has gone whole: its answer's head is due within the connect timeout. */
+  requestSent(): void {
+    if (!this.uploading || !this.waiting || this.answered) return;
+    this.uploading = false;
+    this.armDeadline();
+  }
+
+  // One timer for the connection's life, restarted for each request rather than made anew (no
+  // allocation per exchange); disarmed, it may still fire, and is let pass.
+  private armDeadline(): void {
+    this.armed = true;
+    if (this.deadline) this.deadline.refresh();
+    else this.deadline = setTimeout(() => this.overdue(), this.answerTimeoutMs);
+  }
+
+  private disarmDeadline(): void {
+    this.armed = false;
+  }
+
+  private clearDeadline(): void {
+    this.armed = false;
+    if (!this.deadline) return;
+    clearTimeout(this.deadline);
+    this.deadline = undefined;
+  }
+
+  /** The connection, its TLS handshake or the answer's head was not had by the deadline: 504. */
+  private overdue(): void {
+    if (!this.armed) return;
+    this.armed = false;
+    if (!this.waiting) {
+      this.destroy();
+      return;
+    }
+    if (!this.answered) this.fail(this.timeout());
+  }
+
+  /** No answer in time, told by how far the connection had come. */
+  private timeout(): UpstreamFailure {
+    if (!this.tcpConnected) return { kind: 'timeout', phase: 'connect' };
+    if (!this.connected) return { kind: 'timeout', phase: 'handshake' };
+    return { kind: 'timeout' };
+  }
+
   onceDrained(resume: () => void): void {
     this.socket.once('drain', resume);
   }
@@ -229,6 +311,7 @@ export class Upstream {
 
   destroy(): void {
     this.waiting = undefined;
+    this.clearDeadline();
     this.socket.destroy();
   }
 
@@ -272,14 +355,18 @@ export class Upstream {
         return true;
       }
       this.interim = true;
+      if (head.status === 100) this.continued = true;
       events.interim(head);
       return true;
     }
     this.answered = true;
+    this.disarmDeadline();
     this.idleTimeout(this.targetTimeoutMs);
     const hint = /timeout=(\d+)/i.exec(fieldValues(head.rawHeaders, 'keep-alive')[0] ?? '');
     if (hint) this.idleMs = Math.max(0, Number(hint[1]) * 1000 - 1000);
-    if (!head.keepAlive) this.closed = true;
+    // Closed after this answer, never given another request (connection-reuse.ts).
+    if (!head.keepAlive || this.reuse === 'close' || (this.reuse === 'if-continued' && !this.continued))
+      this.closed = true;
     return events.head(head);
   }
 
@@ -321,6 +408,7 @@ export class Upstream {
   }
 
   private fail(failure: UpstreamFailure): void {
+    this.clearDeadline();
     const events = this.waiting;
     this.waiting = undefined;
     this.closed = true;

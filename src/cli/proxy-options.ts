@@ -75,7 +75,8 @@ export function proxyOptions(y: Argv) {
     .option('connect-timeout', {
       type: 'number',
       default: 10,
-      describe: 'Seconds to wait for the target to answer',
+      describe:
+        'Seconds the target has to take the connection (TLS included) and to begin its answer once the request has gone whole: a deadline, however it trickles; then 504',
     })
     .option('target-timeout', {
       type: 'number',
