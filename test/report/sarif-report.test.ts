@@ -237,4 +237,40 @@ describe('--sarif on validate and merge', () => {
       await service.close();
     }
   });
+
+  it('replay writes one too, its findings at the operations the new answers came from', async () => {
+    const good = await startReferenceService();
+    const broken = await startReferenceService({ dialect: { honourAccept: false } });
+    try {
+      const recording = join(folder, 'replayed.ndjson');
+      const recorded = await runCli([
+        'run',
+        '--base-url',
+        good.baseUrl,
+        '--only',
+        'checkout.',
+        '--report-dir',
+        join(folder, 'rec'),
+        '--record',
+        recording,
+      ]);
+      expect(recorded.code, recorded.stderr).toBe(0);
+      const sarif = join(folder, 'replay.sarif');
+      const replayed = await runCli([
+        'replay',
+        recording,
+        '--target',
+        broken.baseUrl,
+        '--report-dir',
+        join(folder, 'rp'),
+        '--sarif',
+        sarif,
+      ]);
+      expect(replayed.code, replayed.stderr).toBe(1);
+      const log = expectValidSarif(readFileSync(sarif, 'utf8'));
+      expect(log.runs[0].results.length).toBeGreaterThan(0);
+    } finally {
+      await Promise.all([good.close(), broken.close()]);
+    }
+  });
 });
