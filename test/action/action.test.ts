@@ -147,7 +147,7 @@ describe('action.yml', () => {
       ['judge', 0],
       ['verdict', 1],
     ]);
-    expect(steps[1].stdout).toMatch(/^::error title=print-conformance checkout\.get\.shape::/m);
+    expect(steps[1]?.stdout).toMatch(/^::error title=print-conformance checkout\.get\.shape::/m);
     expect(outputs['exit-code']).toBe('1');
     expect(outputs.failed).not.toBe('0');
     expect(outputs.sarif).toBe('r/results.sarif');
@@ -162,7 +162,7 @@ describe('action.yml', () => {
       sha256: '0'.repeat(64),
     });
     expect(steps.map((s) => [s.id, s.code])).toEqual([['install', 2]]);
-    expect(steps[0].stdout).toContain("::error title=print-conformance::the executable's SHA-256 is");
+    expect(steps[0]?.stdout).toContain("::error title=print-conformance::the executable's SHA-256 is");
     expect(outputs['exit-code']).toBe('');
     expect(existsSync(marker)).toBe(false);
     const noSum = runAction({ 'exe-url': pathToFileURL(exe).href });
