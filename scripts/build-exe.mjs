@@ -15,6 +15,7 @@ import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
   copyFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -32,37 +33,101 @@ import { build } from 'esbuild';
 const ROOT = join(import.meta.dirname, '..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const ARCHES = { x64: 'x64', arm64: 'arm64' };
-const arch = ARCHES[process.arch];
-if (process.platform !== 'linux' || !arch) {
+const hostArch = ARCHES[process.arch];
+if (process.platform !== 'linux' || !hostArch) {
   console.error(`build:exe makes Linux executables for x64 and arm64, not ${process.platform}-${process.arch}`);
   process.exit(1);
+}
+// `--arch arm64` (or x64): the executable for another architecture, built on this machine.
+const archArgument = process.argv.indexOf('--arch');
+const arch = archArgument === -1 ? hostArch : ARCHES[process.argv[archArgument + 1]];
+if (!arch) {
+  console.error(`build:exe: --arch takes x64 or arm64, not ${process.argv[archArgument + 1] ?? 'nothing'}`);
+  process.exit(2);
 }
 const NODE_MAJOR = 24;
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 const say = (line) => process.stderr.write(`build:exe: ${line}\n`);
 
-/** Node.js 24 for this machine's architecture from the registry, where .ci/run keeps its Node.js lines. */
-function nodeBinary() {
+function ciCache() {
   const xdg = process.env.XDG_CACHE_HOME;
   const cache = xdg && isAbsolute(xdg) ? xdg : join(process.env.HOME || homedir() || tmpdir(), '.cache');
-  const prefix = join(cache, 'print-conformance-ci', `node-${NODE_MAJOR}`);
+  return join(cache, 'print-conformance-ci');
+}
+
+function npmInstall(prefix, spec) {
   mkdirSync(prefix, { recursive: true });
   execFileSync(
     'npm',
-    [
-      'install',
-      '--prefix',
-      prefix,
-      '--no-audit',
-      '--no-fund',
-      '--no-update-notifier',
-      '--loglevel=error',
-      `node-linux-${arch}@${NODE_MAJOR}`,
-    ],
+    ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-update-notifier', '--loglevel=error', spec],
     { stdio: 'inherit' },
   );
-  return join(prefix, 'node_modules', `node-linux-${arch}`, 'bin', 'node');
+}
+
+/** Node.js 24 for this machine's architecture from the registry, where .ci/run keeps its Node.js lines. */
+function nodeBinary() {
+  const prefix = join(ciCache(), `node-${NODE_MAJOR}`);
+  npmInstall(prefix, `node-linux-${hostArch}@${NODE_MAJOR}`);
+  return join(prefix, 'node_modules', `node-linux-${hostArch}`, 'bin', 'node');
+}
+
+/** The versions of Node.js 24 the registry has for an architecture. */
+function publishedVersions(forArch) {
+  const listed = JSON.parse(
+    execFileSync('npm', ['view', '--json', `node-linux-${forArch}`, 'versions'], { encoding: 'utf8' }),
+  );
+  return new Set([listed].flat().filter((version) => version.startsWith(`${NODE_MAJOR}.`)));
+}
+
+const byVersion = (a, b) => {
+  const [x, y] = [a, b].map((version) => version.split('.').map(Number));
+  return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+};
+
+/**
+ * Node.js 24 for another architecture: npm installs no package for another CPU, so its archive is
+ * fetched with npm pack and unpacked. The blob is made by this machine's Node.js of the very same
+ * version (a blob's format is that of the version reading it): the newest both packages publish.
+ */
+function foreignNodeBinaries() {
+  const here = publishedVersions(hostArch);
+  const version = [...publishedVersions(arch)]
+    .filter((v) => here.has(v))
+    .sort(byVersion)
+    .at(-1);
+  if (!version) throw new Error(`no Node.js ${NODE_MAJOR} published for both ${hostArch} and ${arch}`);
+  const folder = join(ciCache(), `node-${version}-${arch}`);
+  const target = join(folder, 'package', 'bin', 'node');
+  if (!existsSync(target)) {
+    rmSync(folder, { recursive: true, force: true });
+    mkdirSync(folder, { recursive: true });
+    const archive = execFileSync(
+      'npm',
+      ['pack', '--silent', '--pack-destination', folder, `node-linux-${arch}@${version}`],
+      { encoding: 'utf8' },
+    )
+      .trim()
+      .split('\n')
+      .at(-1);
+    execFileSync('tar', ['-xzf', join(folder, archive), '-C', folder]);
+    rmSync(join(folder, archive));
+  }
+  const hostPrefix = join(ciCache(), `node-${version}-${hostArch}`);
+  npmInstall(hostPrefix, `node-linux-${hostArch}@${version}`);
+  return { target, maker: join(hostPrefix, 'node_modules', `node-linux-${hostArch}`, 'bin', 'node'), version };
+}
+
+/** The strip of binutils for the target's architecture, when this machine has one. */
+function stripTool() {
+  const names = arch === hostArch ? ['strip'] : [`${arch === 'arm64' ? 'aarch64' : 'x86_64'}-linux-gnu-strip`];
+  for (const name of names) {
+    try {
+      execFileSync(name, ['--version'], { stdio: 'ignore' });
+      return name;
+    } catch {}
+  }
+  return undefined;
 }
 
 /** The schemas as the package reads them from schemas/, to be carried in the bundle. */
@@ -221,9 +286,13 @@ function archive(files, base) {
 
 const work = mkdtempSync(join(tmpdir(), 'print-conformance-exe-'));
 try {
-  const node = nodeBinary();
+  const foreign = arch === hostArch ? undefined : foreignNodeBinaries();
+  const node = foreign?.target ?? nodeBinary();
+  const maker = foreign?.maker ?? node;
   say(
-    `Node.js ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()} from node-linux-${arch}@${NODE_MAJOR}`,
+    foreign
+      ? `Node.js v${foreign.version} from node-linux-${arch}@${NODE_MAJOR}, its blob made by node-linux-${hostArch}@${foreign.version}`
+      : `Node.js ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()} from node-linux-${arch}@${NODE_MAJOR}`,
   );
   await bundle('dist/src/cli/main.js', join(work, 'main.cjs'));
   // The worker's loop itself: its package entry turns V8's compile cache on and then imports the
@@ -245,12 +314,13 @@ try {
       main: join(work, 'main.cjs'),
       output: join(work, 'sea.blob'),
       disableExperimentalSEAWarning: true,
-      // The compiled code travels too: a start skips compiling the bundle.
-      useCodeCache: true,
+      // The compiled code travels too: a start skips compiling the bundle. V8's code cache is for
+      // the architecture that made it: another's executable compiles at start instead.
+      useCodeCache: !foreign,
       assets: { 'judge-worker.cjs': join(work, 'judge-worker.cjs'), allure: join(work, 'allure.archive') },
     }),
   );
-  execFileSync(node, ['--experimental-sea-config', join(work, 'sea-config.json')], { stdio: 'inherit' });
+  execFileSync(maker, ['--experimental-sea-config', join(work, 'sea-config.json')], { stdio: 'inherit' });
 
   const out = join(ROOT, 'dist', 'exe');
   mkdirSync(out, { recursive: true });
@@ -258,12 +328,21 @@ try {
   const building = `${target}.building`;
   copyFileSync(node, building);
   chmodSync(building, 0o755);
+  // Node.js ships with its debug information and symbol table (about 18 MiB), which no user reads:
+  // stripped before the blob goes in, the verdicts unchanged.
+  const strip = stripTool();
+  if (strip) execFileSync(strip, ['--strip-all', building]);
+  else say(`no strip for ${arch} (binutils): the executable keeps Node.js's debug information`);
   const { inject } = await import('postject');
   await inject(building, 'NODE_SEA_BLOB', readFileSync(join(work, 'sea.blob')), { sentinelFuse: SEA_FUSE });
   // Moved into place whole: a failed build leaves no executable that half works.
   execFileSync('mv', ['-f', building, target]);
-  const version = execFileSync(target, ['--version'], { encoding: 'utf8', env: { ...process.env, PATH: '' } }).trim();
-  say(`${relative(ROOT, target)}: ${(statSync(target).size / 1024 / 1024).toFixed(1)} MiB, --version ${version}`);
+  const size = `${(statSync(target).size / 1024 / 1024).toFixed(1)} MiB`;
+  if (foreign) say(`${relative(ROOT, target)}: ${size} (for ${arch}: not started here)`);
+  else {
+    const version = execFileSync(target, ['--version'], { encoding: 'utf8', env: { ...process.env, PATH: '' } }).trim();
+    say(`${relative(ROOT, target)}: ${size}, --version ${version}`);
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

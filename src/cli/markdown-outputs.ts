@@ -12,6 +12,11 @@ import { writeFileWhole } from '../report/write-file.js';
 export function writeMarkdownOutputs(result: RunResult, summaryMd: string | undefined, env = process.env): void {
   const markdown = markdownSummary(result);
   if (summaryMd) writeFileWhole(resolve(summaryMd), markdown);
+  appendJobSummary(markdown, env);
+}
+
+/** Inside a GitHub Actions job, the Markdown summary appended to $GITHUB_STEP_SUMMARY (every face). */
+export function appendJobSummary(markdown: string, env = process.env): void {
   const jobSummary = env.GITHUB_STEP_SUMMARY;
   if (!jobSummary) return;
   try {

@@ -149,6 +149,8 @@ export function proxyCommand(yargs: Argv) {
         import('./proxy-verdict.js'),
         import('../report/console-summary.js'),
         import('../report/write-reports.js'),
+        import('../report/github-annotations.js'),
+        import('./markdown-outputs.js'),
       ]);
       // Starting may fail first: the verdict's code is then not waited for, nor its failure left unhandled.
       reporting.catch(() => {});
@@ -214,7 +216,8 @@ export function proxyCommand(yargs: Argv) {
         clientEnv?.remove();
         await proxy.close();
       }
-      const [{ proxyVerdict }, { terminalWidth }, { writeReports }] = await reporting;
+      const [{ proxyVerdict }, { terminalWidth }, { writeReports }, { githubAnnotations }, { appendJobSummary }] =
+        await reporting;
       const verdict = withoutGivenSecrets(
         proxyVerdict({
           ...sessionFacts(),
@@ -229,6 +232,10 @@ export function proxyCommand(yargs: Argv) {
       // It quotes traffic: printed as text a terminal does not act on.
       (wrapped ? process.stderr : process.stdout).write(terminalText(verdict.text));
       process.stderr.write(terminalText(verdict.problems));
+      // In a GitHub Actions job: the annotations beside the table, the summary on the run's page.
+      if (argv.reporter === 'github')
+        (wrapped ? process.stderr : process.stdout).write(githubAnnotations(verdict.result));
+      appendJobSummary(verdict.markdown);
       if (argv['summary-md']) {
         try {
           writeFileWhole(resolve(argv['summary-md']), verdict.markdown);

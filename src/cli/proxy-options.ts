@@ -60,6 +60,11 @@ export function proxyOptions(y: Argv) {
     .option('only', { type: 'string', array: true, describe: 'Judge only these rule IDs or prefixes' })
     .option('skip', { type: 'string', array: true, describe: 'Skip these rule IDs or prefixes' })
     .option('strict', { type: 'boolean', default: false, describe: 'Exit 1 on should rules too' })
+    .option('reporter', {
+      choices: ['console', 'github'] as const,
+      default: 'console' as const,
+      describe: 'github: also print GitHub Actions annotations for failed rules when the session ends',
+    })
     .option('quiet', {
       type: 'boolean',
       default: false,

@@ -1,7 +1,7 @@
 import type { RuleId } from '../contract/rules.js';
 import type { RunResult } from '../findings/types.js';
 import { type ConsoleOptions, consoleSummary } from '../report/console-summary.js';
-import { githubAnnotations } from '../report/github-annotations.js';
+import { type AnnotationOptions, githubAnnotations } from '../report/github-annotations.js';
 import type { SarifOptions } from '../report/sarif-report.js';
 import { writeReports } from '../report/write-reports.js';
 import { exitCodeOf, type VerdictContext } from '../validate/verdicts.js';
@@ -51,8 +51,13 @@ export function writeResultReports(result: RunResult, argv: ReportArguments, sar
 }
 
 /** The console summary (and annotations) on standard output, and the exit code the verdicts give. */
-export function showResult(result: RunResult, reporter: ReportArguments['reporter'], options: ConsoleOptions): void {
+export function showResult(
+  result: RunResult,
+  reporter: ReportArguments['reporter'],
+  options: ConsoleOptions,
+  where: AnnotationOptions = {},
+): void {
   process.stdout.write(consoleSummary(result, options));
-  if (reporter === 'github') process.stdout.write(githubAnnotations(result));
+  if (reporter === 'github') process.stdout.write(githubAnnotations(result, where));
   process.exitCode = exitCodeOf(result.rules);
 }

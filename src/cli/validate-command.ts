@@ -185,11 +185,12 @@ export function validateCommand(yargs: Argv) {
       const read =
         tally.exchanges + tally.traffic.orders + Object.values(tally.traffic.notInterface).reduce((a, n) => a + n, 0);
       if (!argv.quiet) process.stderr.write(`${read} exchanges read${skipped ? `, ${skipped} lines skipped` : ''}\n`);
-      showResult(result, argv.reporter, {
-        colour: colourWanted(process.stdout),
-        width: terminalWidth(process.stdout),
-        brief: argv.quiet,
-      });
+      showResult(
+        result,
+        argv.reporter,
+        { colour: colourWanted(process.stdout), width: terminalWidth(process.stdout), brief: argv.quiet },
+        { recordings: files },
+      );
     },
   );
 }

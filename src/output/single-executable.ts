@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { TOOL_VERSION } from '../contract/package-root.js';
@@ -37,6 +37,24 @@ export function cacheFolder(): string {
   return join(base, 'print-conformance', TOOL_VERSION);
 }
 
+/**
+ * Where unpacked files go when the cache cannot be written (a container's user whose home is not
+ * theirs, a read-only home): a folder of this user's own under the temporary folder, made private.
+ * One another user made first, or that others may write to, is refused: its code would be run.
+ */
+export function temporaryCacheFolder(): string {
+  const uid = process.getuid?.() ?? 0;
+  const root = join(tmpdir(), `print-conformance-${uid}`);
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  const stat = lstatSync(root);
+  if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o022) !== 0)
+    throw new Error(`${root} is not a private folder of this user`);
+  return join(root, TOOL_VERSION);
+}
+
+/** A cache that cannot be written to, as opposed to an archive that cannot be unpacked. */
+const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'ENOENT', 'EEXIST']);
+
 /** The archive format the build writes (scripts/build-exe.mjs): gzip of a JSON index's length, the index, the files. */
 function unpack(archive: Buffer, into: string): void {
   const bytes = gunzipSync(archive);
@@ -62,7 +80,16 @@ export function unpackedAsset(name: string): string {
   if (!sea || !inSingleExecutable) throw new Error(`${name} is carried by the single executable only`);
   const archive = Buffer.from(sea.getAsset(name));
   const digest = createHash('sha256').update(archive).digest('hex').slice(0, 16);
-  const folder = join(cacheFolder(), `${name}-${digest}`);
+  try {
+    return unpackInto(join(cacheFolder(), `${name}-${digest}`), name, archive, digest);
+  } catch (error) {
+    const code = ((error as Error).cause as NodeJS.ErrnoException | undefined)?.code;
+    if (!code || !UNWRITABLE.has(code)) throw error;
+    return unpackInto(join(temporaryCacheFolder(), `${name}-${digest}`), name, archive, digest);
+  }
+}
+
+function unpackInto(folder: string, name: string, archive: Buffer, digest: string): string {
   if (existsSync(join(folder, '.complete'))) return folder;
   // Unpacked aside and moved into place whole: a process that stops half-way leaves no half folder
   // posing as complete, and two processes unpacking at once both end with a whole one.
@@ -78,7 +105,7 @@ export function unpackedAsset(name: string): string {
       if (!existsSync(join(folder, '.complete'))) throw error;
     }
   } catch (error) {
-    throw new Error(`cannot unpack ${name} into ${dirname(folder)}: ${(error as Error).message}`);
+    throw new Error(`cannot unpack ${name} into ${dirname(folder)}: ${(error as Error).message}`, { cause: error });
   } finally {
     rmSync(aside, { recursive: true, force: true });
   }

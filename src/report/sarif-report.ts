@@ -1,5 +1,4 @@
-import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { type Rule, ruleById } from '../contract/rules.js';
 import type { Finding, FormatKey, RuleResult, RunResult } from '../findings/types.js';
 import { exitCodeOf } from '../validate/verdicts.js';
@@ -8,7 +7,10 @@ import { writeFileWhole } from './write-file.js';
 
 // SARIF 2.1.0, the form GitHub code scanning and GitLab read: one result per rule and format that
 // failed, each pointing at the exchange that showed it (the recording's line when it came from a
-// file, else the request's URL), the rule's catalog text as its help. A must rule that could not be
+// file, else the operation it called), the rule's catalog text as its help. Code scanning refuses a
+// whole upload when a location's URI has a scheme other than file, so every URI is a relative
+// reference with none: the recording's path, or "operations/POST-checkout" for live traffic, whose
+// full URL goes in the message. A must rule that could not be
 // tested is no finding about the service: it is a notification of the invocation, whose exit code
 // tells the same story as every other report.
 
@@ -48,10 +50,34 @@ function plainMessage(text: string): { text: string } {
   return { text: text.replace(/[\\[\]]/g, (char) => `\\${char}`).replace(/[{}]/g, (brace) => brace + brace) };
 }
 
+/** A path as a relative URI reference: each segment percent-encoded, so no colon reads as a scheme. */
+function relativeUri(segments: readonly string[]): string {
+  return segments.map((segment) => encodeURIComponent(segment)).join('/');
+}
+
 function fileUri(file: string, cwd: string): string {
   const path = relative(cwd, resolve(cwd, file));
-  if (path.startsWith('..') || isAbsolute(path)) return pathToFileURL(resolve(cwd, file)).href;
-  return path.split(sep).join('/');
+  // On another drive (Windows) no relative path exists: the file's name still says which it was.
+  if (isAbsolute(path)) return relativeUri([basename(path)]);
+  return relativeUri(path.split(sep));
+}
+
+const OPERATION_PATH = /\/(checkout|files)\/[^/]+\/?$/;
+
+/**
+ * Live traffic lives at no line of a file: its location names the operation it called, the same for
+ * every run against any host, so that an alert stays one alert ("operations/POST-checkout").
+ */
+export function operationUri(method: string, url: string): string {
+  let path = url;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    // A URL a client sent malformed is named by what it holds.
+  }
+  const verb = method.toUpperCase().replace(/[^A-Z]/g, '') || 'REQUEST';
+  const name = OPERATION_PATH.exec(path)?.[1] ?? (path.split('/').filter(Boolean).at(-1) || 'root');
+  return relativeUri(['operations', `${verb}-${name.replace(/[^A-Za-z0-9._-]/g, '_')}`]);
 }
 
 function locationOf(finding: Finding, options: SarifOptions) {
@@ -64,9 +90,8 @@ function locationOf(finding: Finding, options: SarifOptions) {
       },
       message: plainMessage(exchangeLine(finding)),
     };
-  // Traffic the suite or the proxy saw lives at no line of a file: the request's URL names it.
   return {
-    physicalLocation: { artifactLocation: { uri: finding.exchange.url } },
+    physicalLocation: { artifactLocation: { uri: operationUri(finding.exchange.method, finding.exchange.url) } },
     message: plainMessage(exchangeLine(finding)),
   };
 }
@@ -86,7 +111,10 @@ function resultsOf(rule: RuleResult, ruleIndex: number, options: SarifOptions) {
         ruleIndex,
         kind: 'fail',
         level: rule.failsRun ? 'error' : 'warning',
-        message: plainMessage(`${rule.id}${inFormat}: ${what}${count > 1 ? ` (${count} exchanges broke it)` : ''}`),
+        // The exchange's full URL is said here: the location names only the operation or the file.
+        message: plainMessage(
+          `${rule.id}${inFormat}: ${what}${count > 1 ? ` (${count} exchanges broke it)` : ''}${first ? `\n${exchangeLine(first)}` : ''}`,
+        ),
         locations: first ? [locationOf(first, options)] : [],
         // The alert of a rule and format stays one alert from run to run, whatever exchange showed it.
         partialFingerprints: { 'ruleFormat/v1': `${rule.id}/${format}` },

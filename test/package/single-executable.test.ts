@@ -7,7 +7,9 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
+  writeFileSync,
 } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -44,12 +46,17 @@ interface Result {
 }
 
 /** The executable, started by its path in a folder of the test's, with no Node.js on PATH. */
-function runExe(args: string[], cwd = folder): Promise<Result> {
+function runExe(args: string[], cwd = folder, more: NodeJS.ProcessEnv = {}): Promise<Result> {
   return new Promise((resolve) => {
-    execFile(exe, args, { cwd, env, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      exe,
+      args,
+      { cwd, env: { ...env, ...more }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -141,6 +148,21 @@ describe.skipIf(!HAS_EXE)('the single executable, on a PATH without Node.js', ()
     ]);
     expect(readdirSync(join(folder, 'opt'))).toEqual(['print-conformance']);
   }, 240_000);
+
+  it('unpacks the report generator into a private temporary folder when the cache cannot be written', async () => {
+    const run = await runExe(['--report-dir', 'unwritable', '--quiet', '--only', 'checkout.status.open']);
+    expect(run.code, run.stderr).toBe(0);
+    // A cache under a file cannot be made, even by root (a container's user whose home is not theirs).
+    writeFileSync(join(folder, 'not-a-folder'), '');
+    const unwritable = { HOME: join(folder, 'not-a-folder'), XDG_CACHE_HOME: join(folder, 'not-a-folder', 'cache') };
+    const report = await runExe(['report', '--report-dir', 'unwritable'], folder, unwritable);
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toContain('report written to');
+    const { version } = readJson(join(ROOT, 'package.json'));
+    const temporary = join(folder, `print-conformance-${process.getuid?.() ?? 0}`);
+    expect(statSync(temporary).mode & 0o077).toBe(0);
+    expect(readdirSync(join(temporary, version))).toEqual([expect.stringMatching(/^allure-[0-9a-f]{16}$/)]);
+  }, 120_000);
 
   describe.skipIf(!process.env.CI && !(onPath('php') && HAS_PHP_CURL))('proxy -- COMMAND', () => {
     let ca: LocalCa;

@@ -8,10 +8,11 @@ import { RULES, type RuleId, ruleById } from '../../src/contract/rules.js';
 import type { RunResult } from '../../src/findings/types.js';
 import { startReferenceService } from '../../src/reference/service.js';
 import { runResult } from '../../src/report/run-result.js';
-import { sarifReport } from '../../src/report/sarif-report.js';
+import { operationUri, sarifReport } from '../../src/report/sarif-report.js';
 import { emptyTally } from '../../src/validate/tally.js';
 import { verdictsOf } from '../../src/validate/verdicts.js';
 import { runCli, startListeningCli } from '../helpers/cli.js';
+import { githubSarifProblems } from '../helpers/github-sarif.js';
 import { setUpWithShortReturnUrl } from '../helpers/proxy-fixture.js';
 
 // The SARIF log is read by code scanning only if it holds to the SARIF 2.1.0 schema. The schema is
@@ -33,6 +34,7 @@ function expectValidSarif(text: string) {
   const log = JSON.parse(text);
   const valid = validateSarif(log);
   expect(valid ? [] : validateSarif.errors).toEqual([]);
+  expect(githubSarifProblems(text)).toEqual([]);
   return log;
 }
 
@@ -104,12 +106,14 @@ describe('SARIF report', () => {
     expect(descriptor.help.text).toContain(open.description);
     expect(descriptor.fullDescription.text).toBe(open.description);
     expect(run.results[0].message.text).toContain('(2 exchanges broke it)');
-    // A finding read from a recording points at its file and line; one from live traffic at its URL.
+    // A finding read from a recording points at its file and line; one from live traffic at the
+    // operation it called, the URL in the message.
     expect(run.results[0].locations[0].physicalLocation).toEqual({
       artifactLocation: { uri: 'rec/b.ndjson' },
       region: { startLine: 7 },
     });
-    expect(run.results[1].locations[0].physicalLocation.artifactLocation.uri).toBe('http://s.test/v2/checkout/b');
+    expect(run.results[1].locations[0].physicalLocation.artifactLocation.uri).toBe('operations/POST-checkout');
+    expect(run.results[1].message.text).toContain('POST http://s.test/v2/checkout/b → 201');
     expect(run.invocations[0].exitCode).toBe(1);
   });
 
@@ -117,6 +121,20 @@ describe('SARIF report', () => {
     const log = JSON.parse(sarifReport(resultWith()));
     log.runs[0].results[0].level = 'fatal';
     expect(validateSarif(log)).toBe(false);
+    log.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri = 'http://s.test/v2/checkout/b';
+    expect(githubSarifProblems(JSON.stringify(log))).toContain('URI with a scheme: http://s.test/v2/checkout/b');
+  });
+
+  it('writes every URI relative and without a scheme, whatever the path or URL', () => {
+    expect(operationUri('GET', 'https://s.test:8443/v2/files/abc/')).toBe('operations/GET-files');
+    expect(operationUri('post', 'not a url')).toBe('operations/POST-not_a_url');
+    expect(operationUri('', 'http://s.test/')).toBe('operations/REQUEST-root');
+    expect(operationUri('GET', 'http://s.test/v2/x:y')).toBe('operations/GET-x_y');
+    const text = sarifReport(resultWith(), { recordings: ['a.ndjson', 'c:b.ndjson'], cwd: '/x' });
+    expectValidSarif(text);
+    expect(JSON.parse(text).runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toBe('c%3Ab.ndjson');
+    const outside = JSON.parse(sarifReport(resultWith(), { recordings: ['a', '/y/rec.ndjson'], cwd: '/x' }));
+    expect(outside.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toBe('../y/rec.ndjson');
   });
 
   it('names an untested must rule as a notification, so an exit 1 is never a clean log', () => {
@@ -186,12 +204,73 @@ describe('--sarif on validate and merge', () => {
       const log = expectValidSarif(readFileSync(sarif, 'utf8'));
       const result = log.runs[0].results.find((r: { ruleId: string }) => r.ruleId === 'checkout.return-url.length');
       expect(result.level).toBe('error');
-      expect(result.locations[0].physicalLocation.artifactLocation.uri).toMatch(
-        /^http:\/\/127\.0\.0\.1:\d+\/v2\/checkout\//,
-      );
+      expect(result.locations[0].physicalLocation.artifactLocation.uri).toBe('operations/POST-checkout');
+      expect(result.message.text).toMatch(/\nPOST http:\/\/127\.0\.0\.1:\d+\/v2\/checkout\//);
       expect(log.runs[0].invocations[0].exitCode).toBe(1);
     } finally {
       await service.close();
+    }
+  });
+
+  it('run writes one that uploads as written, each finding at the operation it called', async () => {
+    const service = await startReferenceService({ dialect: { honourAccept: false } });
+    try {
+      const sarif = join(folder, 'run.sarif');
+      const run = await runCli([
+        'run',
+        '--base-url',
+        service.baseUrl,
+        '--report-dir',
+        join(folder, 'rr'),
+        '--sarif',
+        sarif,
+      ]);
+      expect(run.code, run.stderr).toBe(1);
+      const log = expectValidSarif(readFileSync(sarif, 'utf8'));
+      const uris = log.runs[0].results.map(
+        (r: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) =>
+          r.locations[0]?.physicalLocation.artifactLocation.uri,
+      );
+      expect(uris.length).toBeGreaterThan(0);
+      for (const uri of uris) expect(uri).toMatch(/^operations\/[A-Z]+-[\w.-]+$/);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('replay writes one too, its findings at the operations the new answers came from', async () => {
+    const good = await startReferenceService();
+    const broken = await startReferenceService({ dialect: { honourAccept: false } });
+    try {
+      const recording = join(folder, 'replayed.ndjson');
+      const recorded = await runCli([
+        'run',
+        '--base-url',
+        good.baseUrl,
+        '--only',
+        'checkout.',
+        '--report-dir',
+        join(folder, 'rec'),
+        '--record',
+        recording,
+      ]);
+      expect(recorded.code, recorded.stderr).toBe(0);
+      const sarif = join(folder, 'replay.sarif');
+      const replayed = await runCli([
+        'replay',
+        recording,
+        '--target',
+        broken.baseUrl,
+        '--report-dir',
+        join(folder, 'rp'),
+        '--sarif',
+        sarif,
+      ]);
+      expect(replayed.code, replayed.stderr).toBe(1);
+      const log = expectValidSarif(readFileSync(sarif, 'utf8'));
+      expect(log.runs[0].results.length).toBeGreaterThan(0);
+    } finally {
+      await Promise.all([good.close(), broken.close()]);
     }
   });
 });
