@@ -1,11 +1,12 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, type Metric, Registry } from 'prom-client';
 import type { Severity } from '../contract/rule-facts.js';
 import type { Side } from '../findings/types.js';
 import { type AnswerOperation, answerOperation } from './answer-operation.js';
 
 // The metrics of a proxy or `serve` that runs for days, in a registry of its own (never prom-client's
 // global one, which a host program embedding the package may use). The exchange path only calls the
-// counting methods below, each an increment on a child made once; gauges are read when scraped.
+// counting methods below, each adding to a plain number; prom-client's metrics read those numbers
+// when scraped (its own increments hash their labels each time), and gauges read what is open then.
 // Every label is bounded: faces, verdicts, rule IDs of the catalog, severities, sides, the
 // interface's operations, refusal reasons and webhook outcomes are fixed sets. Never a URL, a code,
 // a token or a test name.
@@ -51,14 +52,32 @@ export interface OpenCounts {
   liveWindowBytes?: () => number;
 }
 
-type Child = { inc(value?: number): void };
+const VERDICTS = ['clean', 'broken', 'not judged'] as const;
+const REFUSALS = ['connection limit', 'host not allowed', 'handshake refused', 'enforce'] as const;
+
+interface Breaches {
+  labels: { rule: string; severity: string; side: string };
+  count: number;
+}
+
+/** One operation's answer times: counts per bucket (not cumulative: summed when scraped), sum and count. */
+interface AnswerTimes {
+  buckets: number[];
+  sum: number;
+  count: number;
+}
 
 export class OperationsMetrics {
   readonly registry = new Registry();
-  private readonly exchanges: Counter<'face' | 'verdict'>;
-  private readonly breaches: Counter<'rule' | 'severity' | 'side'>;
-  private readonly answerSeconds: Histogram<'operation'>;
-  private readonly refusals: Counter<'reason'>;
+  private readonly verdicts: Record<ExchangeVerdict, number> = { clean: 0, broken: 0, 'not judged': 0 };
+  private readonly breaches = new Map<string, Breaches>();
+  private readonly answers = new Map<AnswerOperation, AnswerTimes>();
+  private readonly refusals: Record<RefusalReason, number> = {
+    'connection limit': 0,
+    'host not allowed': 0,
+    'handshake refused': 0,
+    enforce: 0,
+  };
   private readonly recordingBytes: Counter;
   private readonly recordingFailures: Counter<'reason'>;
   private readonly webhookTries: Counter<'outcome'>;
@@ -68,40 +87,43 @@ export class OperationsMetrics {
     eventStreams: () => 0,
     liveWindowBytes: () => 0,
   };
-  /** Children made once per label set: the exchange path then only adds to a number. */
-  private readonly verdictChildren = new Map<ExchangeVerdict, Child>();
-  private readonly breachChildren = new Map<string, Child>();
-  private readonly answerLabels = new Map<AnswerOperation, { operation: AnswerOperation }>();
 
   constructor(
-    private readonly face: Face,
+    readonly face: Face,
     options: { defaultMetrics?: boolean } = {},
   ) {
     const registers = [this.registry];
-    this.exchanges = new Counter({
+    const { verdicts, breaches, refusals } = this;
+    new Counter({
       name: `${METRICS_PREFIX}exchanges_total`,
       help: 'Exchanges finished, by face and verdict (clean, broken, not judged)',
       labelNames: ['face', 'verdict'],
       registers,
+      collect() {
+        this.reset();
+        for (const verdict of VERDICTS) this.inc({ face, verdict }, verdicts[verdict]);
+      },
     });
-    this.breaches = new Counter({
+    new Counter({
       name: `${METRICS_PREFIX}breaches_total`,
       help: 'Rule breaches found in exchanges, by rule ID, severity and side',
       labelNames: ['rule', 'severity', 'side'],
       registers,
+      collect() {
+        this.reset();
+        for (const { labels, count } of breaches.values()) this.inc(labels, count);
+      },
     });
-    this.answerSeconds = new Histogram({
-      name: `${METRICS_PREFIX}upstream_answer_seconds`,
-      help: "Time until the answer's head, by the interface's operation (other: anything else)",
-      labelNames: ['operation'],
-      buckets: ANSWER_BUCKETS,
-      registers,
-    });
-    this.refusals = new Counter({
+    this.registry.registerMetric(this.answerHistogram());
+    new Counter({
       name: `${METRICS_PREFIX}refusals_total`,
       help: 'Connections and requests turned away, by reason',
       labelNames: ['reason'],
       registers,
+      collect() {
+        this.reset();
+        for (const reason of REFUSALS) this.inc({ reason }, refusals[reason]);
+      },
     });
     this.recordingBytes = new Counter({
       name: `${METRICS_PREFIX}recording_bytes_total`,
@@ -135,9 +157,6 @@ export class OperationsMetrics {
     gauge('open_event_streams', 'Event streams of the live page and control API open now', () => open.eventStreams());
     gauge('live_window_bytes', "Bytes the live page's window of recent exchanges holds", () => open.liveWindowBytes());
     // Zero from the start: a rate over a series that appears only with its first event misses it.
-    for (const verdict of ['clean', 'broken', 'not judged'] as const) this.exchanges.labels(face, verdict).inc(0);
-    for (const reason of ['connection limit', 'host not allowed', 'handshake refused', 'enforce'] as const)
-      this.refusals.labels(reason).inc(0);
     this.recordingFailures.labels('write').inc(0);
     if (face === 'serve')
       for (const outcome of ['delivered', 'refused', 'no answer']) this.webhookTries.labels(outcome).inc(0);
@@ -152,36 +171,40 @@ export class OperationsMetrics {
 
   /** One finished exchange and the breaches found in it (rule IDs of the catalog only). */
   exchange(verdict: ExchangeVerdict, breaches: readonly { rule: string; severity: Severity; side: Side }[]): void {
-    let child = this.verdictChildren.get(verdict);
-    if (!child) {
-      child = this.exchanges.labels(this.face, verdict);
-      this.verdictChildren.set(verdict, child);
-    }
-    child.inc();
+    this.verdicts[verdict] += 1;
     for (const breach of breaches) {
-      const key = `${breach.rule}\u0000${breach.severity}\u0000${breach.side}`;
-      let counted = this.breachChildren.get(key);
-      if (!counted) {
-        counted = this.breaches.labels(breach.rule, breach.severity, breach.side);
-        this.breachChildren.set(key, counted);
-      }
-      counted.inc();
+      const key = `${breach.rule} ${breach.severity} ${breach.side}`;
+      const counted = this.breaches.get(key);
+      if (counted) counted.count += 1;
+      else
+        this.breaches.set(key, {
+          labels: { rule: breach.rule, severity: breach.severity, side: breach.side },
+          count: 1,
+        });
     }
   }
 
   /** How long the upstream (for serve: the service itself) took to begin its answer. */
   answered(method: string, url: string, base: string, headMs: number): void {
     const operation = answerOperation(method, url, base);
-    let labels = this.answerLabels.get(operation);
-    if (!labels) {
-      labels = { operation };
-      this.answerLabels.set(operation, labels);
+    let times = this.answers.get(operation);
+    if (!times) {
+      times = { buckets: ANSWER_BUCKETS.map(() => 0), sum: 0, count: 0 };
+      this.answers.set(operation, times);
     }
-    this.answerSeconds.observe(labels, headMs / 1000);
+    const seconds = headMs / 1000;
+    times.sum += seconds;
+    times.count += 1;
+    for (let index = 0; index < ANSWER_BUCKETS.length; index += 1) {
+      if (seconds <= (ANSWER_BUCKETS[index] as number)) {
+        times.buckets[index] = (times.buckets[index] as number) + 1;
+        break;
+      }
+    }
   }
 
   refused(reason: RefusalReason): void {
-    this.refusals.labels(reason).inc();
+    this.refusals[reason] += 1;
   }
 
   recorded(bytes: number): void {
@@ -195,5 +218,34 @@ export class OperationsMetrics {
 
   webhookTried(outcome: WebhookOutcome): void {
     this.webhookTries.labels(outcome).inc();
+  }
+
+  /** The answer-time histogram as prom-client's registry writes one, from the counts kept here. */
+  private answerHistogram(): Metric {
+    const name = `${METRICS_PREFIX}upstream_answer_seconds`;
+    const help = "Time until the answer's head, by the interface's operation (other: anything else)";
+    const answers = this.answers;
+    const values = () =>
+      [...answers].flatMap(([operation, times]) => {
+        let cumulative = 0;
+        return [
+          ...ANSWER_BUCKETS.map((le, index) => {
+            cumulative += times.buckets[index] as number;
+            return { labels: { operation, le }, value: cumulative, metricName: `${name}_bucket` };
+          }),
+          { labels: { operation, le: '+Inf' }, value: times.count, metricName: `${name}_bucket` },
+          { labels: { operation }, value: times.sum, metricName: `${name}_sum` },
+          { labels: { operation }, value: times.count, metricName: `${name}_count` },
+        ];
+      });
+    const metric = {
+      name,
+      help,
+      type: 'histogram',
+      aggregator: 'sum',
+      get: async () => ({ name, help, type: 'histogram', aggregator: 'sum', values: values() }),
+      reset: () => answers.clear(),
+    };
+    return metric as unknown as Metric;
   }
 }
