@@ -7,7 +7,8 @@ import { portOption } from './number-option.js';
 // The options of a proxy or `serve` that runs for days (CLI.md, "Running for days"): an admin
 // port for probes and metrics, and the log's format. Declared once for both commands.
 
-export function operationsOptions<T>(y: Argv<T>) {
+/** @param command the command as its example starts it ("serve", "proxy --target URL"). */
+export function operationsOptions<T>(y: Argv<T>, command: string) {
   return y
     .option('admin-port', {
       type: 'number',
@@ -23,7 +24,11 @@ export function operationsOptions<T>(y: Argv<T>) {
       default: 'text' as LogFormat,
       describe:
         'text: lines as a person reads them; json: one JSON object per line on stderr (time, level, event, message)',
-    });
+    })
+    .example(
+      `$0 ${command} --admin-port 9464 --log-format json`,
+      'probes and Prometheus metrics on port 9464 (see docs/monitoring.md); JSON lines on stderr',
+    );
 }
 
 export interface OperationsArgs {

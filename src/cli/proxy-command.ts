@@ -124,7 +124,7 @@ export function proxyCommand(yargs: Argv) {
   return yargs.command(
     'proxy',
     'Run a recording, validating reverse proxy in front of a service (or, with -- COMMAND, around a command)',
-    (y) => withSettings(operationsOptions(proxyOptions(y)), 'proxy'),
+    (y) => withSettings(operationsOptions(proxyOptions(y), 'proxy --target https://staging.example.test/v2/'), 'proxy'),
     async (argv) => {
       const wrapped = commandAfterDashes(hideBin(process.argv));
       const formats: ('json' | 'xml')[] =
