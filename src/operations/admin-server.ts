@@ -104,6 +104,8 @@ export async function startAdminServer(options: {
   server.keepAliveTimeout = 5_000;
   server.on('clientError', (_error, socket) => socket.destroy());
   const origin = await listen(server, options.port, options.host);
+  // It never keeps the process alive by itself: a session that ends by an error still exits.
+  server.unref();
   return {
     url: `${origin}/`,
     setReadiness: (next) => {
