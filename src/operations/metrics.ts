@@ -69,6 +69,8 @@ interface AnswerTimes {
 
 export class OperationsMetrics {
   readonly registry = new Registry();
+  // Verdicts per client team add a `client` label here, its values through a BoundedLabel (the
+  // first 100 clients, later ones `other`), the counts then kept per client and verdict.
   private readonly verdicts: Record<ExchangeVerdict, number> = { clean: 0, broken: 0, 'not judged': 0 };
   private readonly breaches = new Map<string, Breaches>();
   private readonly answers = new Map<AnswerOperation, AnswerTimes>();

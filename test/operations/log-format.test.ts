@@ -74,6 +74,22 @@ describe('--log-format', () => {
     expect(records.at(-1)).toMatchObject({ exitCode: 1 });
   });
 
+  it('json on serve: listening, stopping with its signal, stopped', async () => {
+    const serve = await startListeningCli(['serve', '--log-format', 'json']);
+    // Served once first: a signal the instant the line is out can come before serve listens for it.
+    expect((await fetch(`${serve.url}orders`, { method: 'POST' })).status).toBe(201);
+    const { stderr, code } = await serve.stop('SIGTERM');
+    expect(code).toBe(0);
+    const records = stderr
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(records.map((record) => record.event)).toEqual(['listening', 'stopping', 'stopped']);
+    expect(records[0]).toMatchObject({ url: serve.url, message: `listening on ${serve.url}` });
+    expect(records[1]).toMatchObject({ signal: 'SIGTERM' });
+    expect(records[2]).toMatchObject({ exitCode: 0 });
+  });
+
   it('text (the default): stderr carries the lines it always has, and no JSON', async () => {
     const { stderr, path, url } = await brokenSession([]);
     expect(stderr).toBe(
