@@ -8,7 +8,7 @@ import { BIN, startListening, stop } from './start-cli.js';
 
 // A proxy that runs for days must not grow: a soak of the proxy in front of serve, at a constant
 // arrival rate of GET checkout with some set-ups among them, the live page read and its event
-// stream open throughout, recording with rotation on. It samples the proxy's resident memory and
+// stream open throughout, recording with rotation on, its metrics scraped as Prometheus would. It samples the proxy's resident memory and
 // open file descriptors from /proc every few seconds, and every request's latency, and holds them
 // to three targets: RSS grows at most 8 MiB an hour after the warm-up (least squares), the open
 // descriptors are back to their baseline after a cool-down, and the p99 latency of the last window
@@ -27,6 +27,8 @@ const WINDOW_MS = Number(process.env.SOAK_WINDOW_MINUTES ?? Math.min(5, MINUTES 
 const COOL_DOWN_MS = Number(process.env.SOAK_COOL_DOWN_SECONDS ?? 30) * 1000;
 /** Requests waiting for an answer at most: past it an arrival is counted as dropped, not sent. */
 const MAX_IN_FLIGHT = 256;
+/** The admin port's /metrics is scraped this often (Prometheus' default interval). */
+const SCRAPE_SECONDS = Number(process.env.SOAK_SCRAPE_SECONDS ?? 15);
 
 const CHECKOUT_JSON = JSON.stringify({
   returnUrl: 'https://shop.example.test/return?order=1',
@@ -98,7 +100,7 @@ export async function benchSoak() {
   const folder = mkdtempSync(join(tmpdir(), 'print-conformance-soak-'));
   const rotation = rotationArgs();
   const service = await startListening(['serve', '--port', '0']);
-  let proxy: { child: ChildProcess; url: string } | undefined;
+  let proxy: { child: ChildProcess; url: string; printed: string } | undefined;
   const agent = new Agent({ connections: 64, keepAliveTimeout: 4000 });
   try {
     proxy = await startListening(
@@ -112,6 +114,8 @@ export async function benchSoak() {
         '--summary-interval',
         '0',
         '--quiet',
+        '--admin-port',
+        '0',
       ],
       true,
       undefined,
@@ -126,6 +130,17 @@ export async function benchSoak() {
     // The live page read once, its event stream open throughout, as a person watching it would.
     await (await request(`${base}__print-conformance/`, { dispatcher: agent })).body.dump();
     const closeStream = holdEventStream(`${base}__print-conformance/api/events`, agent);
+    const admin = /^admin on (\S+)/m.exec(proxy.printed)?.[1];
+    let scrapes = 0;
+    const scraper = setInterval(() => {
+      if (!admin) return;
+      request(`${admin}metrics`)
+        .then((answer) => answer.body.dump())
+        .then(() => {
+          scrapes += 1;
+        })
+        .catch(() => {});
+    }, SCRAPE_SECONDS * 1000);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const baselineFds = openFds(pid);
 
@@ -200,6 +215,7 @@ export async function benchSoak() {
     while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 50));
     clearInterval(sampler);
     clearInterval(loadSampler);
+    clearInterval(scraper);
     // Cool-down: the clients' connections closed, the event stream too, and time to let go.
     closeStream();
     await agent.close();
@@ -242,6 +258,7 @@ export async function benchSoak() {
       setUpEvery: SET_UP_EVERY,
       rotation: rotation.join(' ') || 'none (this build has no --rotate-size)',
       requests: latencies.length,
+      scrapes,
       dropped,
       failed,
       warmUpMinutes: WARM_UP_MS / 60_000,
@@ -267,7 +284,7 @@ export async function benchSoak() {
 }
 
 // Alone: `npx tsx bench/soak.ts` (SOAK_MINUTES, SOAK_RATE, SOAK_SET_UP_EVERY, SOAK_SAMPLE_SECONDS,
-// SOAK_WARM_UP_MINUTES, SOAK_WINDOW_MINUTES, SOAK_COOL_DOWN_SECONDS, SOAK_ROTATE_ARGS, BENCH_PIN).
+// SOAK_WARM_UP_MINUTES, SOAK_WINDOW_MINUTES, SOAK_COOL_DOWN_SECONDS, SOAK_ROTATE_ARGS, SOAK_SCRAPE_SECONDS, BENCH_PIN).
 if (import.meta.url === `file://${process.argv[1]}`) {
   const soaked = await benchSoak();
   const { targets, ...rest } = soaked;

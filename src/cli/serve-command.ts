@@ -67,83 +67,79 @@ export function serveCommand(yargs: Argv) {
     'Start the embedded reference service (JSON and XML, as the real service speaks them, with the payment screen behind PaymentUrl)',
     (y) =>
       withSettings(
-        operationsOptions(
-          y
-            .option('port', { type: 'number', default: 0, describe: 'Port to listen on (0: any free port)' })
-            .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
-            .option('max-upload', {
-              type: 'string',
-              default: '2GiB',
-              describe: 'Largest upload accepted (bytes, or with KiB/MiB/GiB)',
-            })
-            .option('allowed-host', {
-              type: 'string',
-              array: true,
-              describe:
-                'Host name clients may address the service by, besides IP addresses, localhost, --host and --public-url\'s host (repeatable; ".example.test" for a domain)',
-            })
-            .option('public-url', {
-              type: 'string',
-              describe:
-                'Base URL clients reach the service at, when not the address it listens on (behind a reverse proxy or port mapping): the checkout and upload URLs it hands out start with it',
-            })
-            .option('token', {
-              type: 'string',
-              describe: 'Require Authorization: Bearer <token> (env PRINT_CONFORMANCE_SERVE_TOKEN)',
-            })
-            .option('client-id', { type: 'string', describe: 'Require tokens from POST oauth issued to this client' })
-            .option('client-secret', {
-              type: 'string',
-              describe: 'The secret of --client-id (env PRINT_CONFORMANCE_SERVE_CLIENT_SECRET)',
-            })
-            .option('tls', {
-              type: 'boolean',
-              default: false,
-              describe:
-                "Serve HTTPS, with a certificate from the local CA (see the ca command) for the address it listens on and --public-url's host",
-            })
-            .option('ca-dir', {
-              type: 'string',
-              describe:
-                'Folder of the local CA (default $PRINT_CONFORMANCE_CA_DIR, else ~/.config/print-conformance/ca)',
-            })
-            .option('control-token', {
-              type: 'string',
-              describe:
-                'The control API and live page (/__print-conformance/) answer clients on this machine only; with a token, anyone sending Authorization: Bearer TOKEN (env PRINT_CONFORMANCE_SERVE_CONTROL_TOKEN)',
-            })
-            .option('webhook-url', {
-              type: 'string',
-              array: true,
-              describe:
-                "Call this URL after each order or payment status change, as the real service calls a shop's webhook: POST, form body orderId=<id>; retried after 1, 2, 4, 8 s on an answer other than 2xx or none within 10 s (repeatable)",
-            })
-            .option('fault', {
-              type: 'string',
-              array: true,
-              describe: `Answer as a service on a bad day, for a client's error paths (repeatable):\n${FAULT_LIST.map(
-                ([name, what]) => `  ${name}: ${what}`,
-              ).join('\n')}\n${OPERATION_HELP}`,
-            })
-            .example('$0 serve --port 8080', 'serve on http://127.0.0.1:8080/v2/')
-            .example(
-              '$0 serve --fault 503:post-checkout:1 expire-tokens:20',
-              'the first checkout set-up gets a 503; every token expires after 20 requests',
-            )
-            .example(
-              '$0 serve --webhook-url http://127.0.0.1:8000/webhook',
-              "call the shop's webhook handler after each payment and order status change",
-            )
-            .example(
-              '$0 serve --tls --port 8443 --public-url https://test.printapi.nl/v2/',
-              'stand in for the real host over HTTPS (behind proxy --connect-to test.printapi.nl:443:127.0.0.1:8443)',
-            )
-            .example(
-              '$0 serve --host 0.0.0.0 --port 8080 --public-url https://sandbox.example.test/v2/',
-              'serve behind a reverse proxy that forwards https://sandbox.example.test/v2/ to port 8080',
-            ),
-          'serve',
-        ),
+        operationsOptions(y, 'serve')
+          .option('port', { type: 'number', default: 0, describe: 'Port to listen on (0: any free port)' })
+          .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
+          .option('max-upload', {
+            type: 'string',
+            default: '2GiB',
+            describe: 'Largest upload accepted (bytes, or with KiB/MiB/GiB)',
+          })
+          .option('allowed-host', {
+            type: 'string',
+            array: true,
+            describe:
+              'Host name clients may address the service by, besides IP addresses, localhost, --host and --public-url\'s host (repeatable; ".example.test" for a domain)',
+          })
+          .option('public-url', {
+            type: 'string',
+            describe:
+              'Base URL clients reach the service at, when not the address it listens on (behind a reverse proxy or port mapping): the checkout and upload URLs it hands out start with it',
+          })
+          .option('token', {
+            type: 'string',
+            describe: 'Require Authorization: Bearer <token> (env PRINT_CONFORMANCE_SERVE_TOKEN)',
+          })
+          .option('client-id', { type: 'string', describe: 'Require tokens from POST oauth issued to this client' })
+          .option('client-secret', {
+            type: 'string',
+            describe: 'The secret of --client-id (env PRINT_CONFORMANCE_SERVE_CLIENT_SECRET)',
+          })
+          .option('tls', {
+            type: 'boolean',
+            default: false,
+            describe:
+              "Serve HTTPS, with a certificate from the local CA (see the ca command) for the address it listens on and --public-url's host",
+          })
+          .option('ca-dir', {
+            type: 'string',
+            describe: 'Folder of the local CA (default $PRINT_CONFORMANCE_CA_DIR, else ~/.config/print-conformance/ca)',
+          })
+          .option('control-token', {
+            type: 'string',
+            describe:
+              'The control API and live page (/__print-conformance/) answer clients on this machine only; with a token, anyone sending Authorization: Bearer TOKEN (env PRINT_CONFORMANCE_SERVE_CONTROL_TOKEN)',
+          })
+          .option('webhook-url', {
+            type: 'string',
+            array: true,
+            describe:
+              "Call this URL after each order or payment status change, as the real service calls a shop's webhook: POST, form body orderId=<id>; retried after 1, 2, 4, 8 s on an answer other than 2xx or none within 10 s (repeatable)",
+          })
+          .option('fault', {
+            type: 'string',
+            array: true,
+            describe: `Answer as a service on a bad day, for a client's error paths (repeatable):\n${FAULT_LIST.map(
+              ([name, what]) => `  ${name}: ${what}`,
+            ).join('\n')}\n${OPERATION_HELP}`,
+          })
+          .example('$0 serve --port 8080', 'serve on http://127.0.0.1:8080/v2/')
+          .example(
+            '$0 serve --fault 503:post-checkout:1 expire-tokens:20',
+            'the first checkout set-up gets a 503; every token expires after 20 requests',
+          )
+          .example(
+            '$0 serve --webhook-url http://127.0.0.1:8000/webhook',
+            "call the shop's webhook handler after each payment and order status change",
+          )
+          .example(
+            '$0 serve --tls --port 8443 --public-url https://test.printapi.nl/v2/',
+            'stand in for the real host over HTTPS (behind proxy --connect-to test.printapi.nl:443:127.0.0.1:8443)',
+          )
+          .example(
+            '$0 serve --host 0.0.0.0 --port 8080 --public-url https://sandbox.example.test/v2/',
+            'serve behind a reverse proxy that forwards https://sandbox.example.test/v2/ to port 8080',
+          ),
         'serve',
       ),
     async (argv) => {
