@@ -56,13 +56,20 @@ const ALL_SCENARIOS = [
 ] as const;
 const THIS_PROXY = 'print-conformance proxy';
 const BASE_PROXY = 'print-conformance proxy (base)';
+/** The same build with --admin-port, scraped as Prometheus would: what counting costs an exchange. */
+const ADMIN_PROXY = 'print-conformance proxy (admin port)';
+/** How often the admin way is scraped while it is loaded (Prometheus' default is every 15 s). */
+const SCRAPE_MS = Number(process.env.BENCH_SCRAPE_MS ?? 5000);
 /**
  * BENCH_WAYS="proxy,base": only the ways whose names hold one of these words (a run by hand that
- * compares two builds); all by default.
+ * compares two builds); all but the admin way by default. BENCH_WAYS="proxy,proxy-admin": this
+ * build without and with --admin-port, side by side.
  */
 const WAYS = process.env.BENCH_WAYS?.split(',').map((word) => word.trim());
 const wanted = (way: string) =>
-  !WAYS || WAYS.some((word) => (word === 'proxy' ? way === THIS_PROXY : way.includes(word)));
+  way === ADMIN_PROXY
+    ? (WAYS?.includes('proxy-admin') ?? false)
+    : !WAYS || WAYS.some((word) => (word === 'proxy' ? way === THIS_PROXY : way.includes(word)));
 
 /** BENCH_SCENARIOS="GET json,GET xml": only those (a run by hand); all by default. */
 const SCENARIOS = ALL_SCENARIOS.filter(
@@ -134,10 +141,11 @@ export async function benchProxyCost() {
       ways.push({ way: 'http-proxy passthrough', base: bare.url, pid: bare.child.pid });
     }
     const proxies = [
-      { way: THIS_PROXY, bin: undefined },
-      ...(BASE_BIN ? [{ way: BASE_PROXY, bin: BASE_BIN }] : []),
+      { way: THIS_PROXY, bin: undefined, extra: [] as string[] },
+      { way: ADMIN_PROXY, bin: undefined, extra: ['--admin-port', '0'] },
+      ...(BASE_BIN ? [{ way: BASE_PROXY, bin: BASE_BIN, extra: [] as string[] }] : []),
     ].filter(({ way }) => wanted(way));
-    for (const { way, bin } of proxies) {
+    for (const { way, bin, extra } of proxies) {
       const started = await startListening(
         [
           'proxy',
@@ -147,12 +155,23 @@ export async function benchProxyCost() {
           join(folder, `${ways.length}.ndjson`),
           '--summary-interval',
           '0',
+          ...extra,
         ],
         false,
         bin,
         true,
       );
       children.push(started.child);
+      const admin = /^admin on (\S+)/m.exec(started.printed)?.[1];
+      if (admin) {
+        // Scraped all along, as a Prometheus server would: what a scrape costs is part of the way's.
+        const scraping = setInterval(() => {
+          request(`${admin}metrics`)
+            .then((answer) => answer.body.dump())
+            .catch(() => {});
+        }, SCRAPE_MS);
+        started.child.once('exit', () => clearInterval(scraping));
+      }
       ways.push({ way, base: started.url, pid: started.child.pid });
       // Once it has settled after its listening line.
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -228,6 +247,10 @@ export async function benchProxyCost() {
       vsHttpProxy: ratio(rpsOf(name, THIS_PROXY), rpsOf(name, 'http-proxy passthrough')),
       vsPrism: ratio(rpsOf(name, THIS_PROXY), rpsOf(name, 'prism proxy')),
       vsDirect: ratio(rpsOf(name, THIS_PROXY), rpsOf(name, 'direct')),
+      // With --admin-port and metrics over without: CPU per request (≤ 1.03 is within 3 %).
+      ...(wanted(ADMIN_PROXY) && wanted(THIS_PROXY)
+        ? { cpuAdminVsPlain: Number((cpuOf(name, ADMIN_PROXY) / cpuOf(name, THIS_PROXY)).toFixed(3)) }
+        : {}),
       ...(BASE_BIN
         ? {
             // This build over the base one: requests per second (≥ 1 is as fast), CPU per request (≤ 1 is as cheap).
@@ -259,7 +282,7 @@ export async function benchProxyCost() {
   }
 }
 
-// Alone: `npx tsx bench/proxy-cost.ts` (BENCH_BASE, BENCH_WAYS, BENCH_SCENARIOS, BENCH_SECONDS, BENCH_ROUNDS, BENCH_RATE, BENCH_PIN).
+// Alone: `npx tsx bench/proxy-cost.ts` (BENCH_BASE, BENCH_WAYS, BENCH_SCENARIOS, BENCH_SECONDS, BENCH_ROUNDS, BENCH_RATE, BENCH_PIN, BENCH_SCRAPE_MS).
 if (import.meta.url === `file://${process.argv[1]}`) {
   const measured = await benchProxyCost();
   console.table(measured.rows);

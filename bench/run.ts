@@ -10,6 +10,7 @@ import { MiB } from './process-memory.js';
 import { benchProxyConnections } from './proxy-connections.js';
 import { benchProxyCost } from './proxy-cost.js';
 import { benchReferenceUpload, UPLOAD_SIZE, type UploadWay } from './reference-upload.js';
+import { benchSoak } from './soak.js';
 import { BASE_CHECKOUT } from './start-cli.js';
 import { benchSuiteWallTime } from './suite-wall-time.js';
 import { targetRows } from './targets.js';
@@ -19,7 +20,7 @@ import { benchValidateThroughput } from './validate-throughput.js';
 // Ratios, not absolute numbers, are the result: the load generator shares the machine.
 // BENCH_BASE=/path/to/checkout measures another build beside this one where it is compared (proxy
 // cost, the live-page burst, validate); BENCH_ONLY=cost,live,validate runs only those parts (of
-// cost, upload, connections, validate, orders, https, live, limits, suite).
+// cost, upload, connections, validate, orders, https, live, limits, suite; and soak, run only when named).
 
 const step = (what: string) => process.stderr.write(`${what}…\n`);
 const results: Record<string, unknown> = {
@@ -128,6 +129,13 @@ if (runs('suite')) {
   suite = benchSuiteWallTime();
   results.suite = suite;
 }
+// The soak takes half an hour (SOAK_MINUTES): run only when asked for by name, BENCH_ONLY=soak.
+let soak: Awaited<ReturnType<typeof benchSoak>> | undefined;
+if (ONLY?.includes('soak')) {
+  step(`soak: proxy in front of serve, ${process.env.SOAK_MINUTES ?? 30} minutes at a constant rate, recording`);
+  soak = await benchSoak();
+  results.soak = soak;
+}
 results.loadAverageAtEnd = loadAverage();
 
 results.targets = targetRows({
@@ -145,6 +153,7 @@ results.targets = targetRows({
   httpsVsMitmdump: https?.vsMitmdump,
   httpsVsDirect: https?.vsDirect,
 });
+if (soak) (results.targets as unknown[]).push(...soak.targets);
 
 const folder = join(import.meta.dirname, '..', 'reports');
 mkdirSync(folder, { recursive: true });
@@ -208,5 +217,9 @@ if (validate) {
 }
 if (suite || learntOrders) console.table({ suite, 'order answers learnt': learntOrders });
 console.log('\nTargets:');
+if (soak) {
+  const { targets: _, ...measured } = soak;
+  console.log('\nSoak:', JSON.stringify(measured, null, 2));
+}
 console.table(results.targets);
 console.log(`\nwritten ${join(folder, 'bench.json')}`);

@@ -36,7 +36,8 @@ if (PINNED) {
 }
 
 /**
- * Starts a CLI command that prints "listening on <url>" and returns the process and the URL.
+ * Starts a CLI command that prints "listening on <url>" and returns the process and the URL, and
+ * what it printed up to that line (with --admin-port, the "admin on <url>" line before it).
  * `quiet`: what it logs (the proxy's findings) is dropped rather than shown. `bin`: another
  * build's CLI (see BASE_BIN). `measured`: the process whose cost is measured (see PINNED).
  */
@@ -45,7 +46,7 @@ export async function startListening(
   quiet = false,
   bin = BIN,
   measured = false,
-): Promise<{ child: ChildProcess; url: string }> {
+): Promise<{ child: ChildProcess; url: string; printed: string }> {
   const stdio: ('ignore' | 'pipe' | 'inherit')[] = ['ignore', 'pipe', quiet ? 'ignore' : 'inherit'];
   // A proxy writes its session's reports under ./reports when it stops: in a folder of its own,
   // removed once it has stopped, never over the reports of whoever runs the bench.
@@ -58,7 +59,7 @@ export async function startListening(
   child.once('exit', () => rmSync(cwd, { recursive: true, force: true }));
   let out = '';
   child.stdout?.setEncoding('utf8');
-  while (!out.includes('\n')) {
+  while (!/listening on \S+\n/.test(out)) {
     const [chunk] = await Promise.race([
       once(child.stdout!, 'data'),
       once(child, 'exit').then(() => {
@@ -69,7 +70,7 @@ export async function startListening(
   }
   const url = /listening on (\S+)/.exec(out)?.[1];
   if (!url) throw new Error(`unexpected first line: ${out}`);
-  return { child, url };
+  return { child, url, printed: out };
 }
 
 export async function stop(child: ChildProcess): Promise<void> {

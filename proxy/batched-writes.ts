@@ -19,7 +19,11 @@ export class BatchedWrites {
   private used = 0;
   private readonly spare: Buffer[] = [];
 
-  constructor(private readonly stream: WriteStream) {}
+  /** @param wrote told of the bytes of each write handed to the stream (the recording's byte count). */
+  constructor(
+    private readonly stream: WriteStream,
+    private readonly wrote: (bytes: number) => void = () => {},
+  ) {}
 
   /** Bytes waiting to be written. */
   get waiting(): number {
@@ -37,6 +41,7 @@ export class BatchedWrites {
       // (a joined copy of a large recorded body would be made only to be encoded and dropped).
       this.stream.write(text);
       if (line) this.stream.write('\n');
+      this.wrote(Buffer.byteLength(text) + (line ? 1 : 0));
       return;
     }
     this.batch ??= this.spare.pop() ?? Buffer.allocUnsafeSlow(BATCH_BYTES);
@@ -55,6 +60,7 @@ export class BatchedWrites {
     this.batch = undefined;
     this.used = 0;
     if (this.stream.errored) return;
+    this.wrote(used);
     this.stream.write(batch.subarray(0, used), () => {
       if (this.spare.length < MAX_SPARE) this.spare.push(batch);
     });

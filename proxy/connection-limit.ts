@@ -41,6 +41,11 @@ export class ConnectionLimit {
     private readonly refused: (status: number, reason: string) => void,
   ) {}
 
+  /** Client connections open now, whatever they became (requests, tunnels, event streams). */
+  get open(): number {
+    return this.sockets.size;
+  }
+
   /** Takes a new connection's socket in, or refuses it when no place can be made: false then. */
   admit(socket: Socket): boolean {
     if (this.sockets.size >= this.max) this.makeRoom();

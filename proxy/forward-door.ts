@@ -199,6 +199,9 @@ export class ForwardDoor {
   }
 
   /** Bytes passed both ways to the host, unread. */
+  /** Blind tunnels open now. */
+  openTunnels = 0;
+
   private tunnel(socket: Socket, authority: Authority, rest: Buffer): void {
     const to = this.route(authority);
     socket.pause();
@@ -223,6 +226,10 @@ export class ForwardDoor {
         return;
       }
       open = true;
+      this.openTunnels += 1;
+      far.once('close', () => {
+        this.openTunnels -= 1;
+      });
       this.options.passedOn(authority);
       socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (rest.length > 0) far.write(rest);

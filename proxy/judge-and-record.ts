@@ -5,6 +5,8 @@
 import type { ExchangeFeed } from '../src/control/exchange-feed.js';
 import type { TestVerdicts } from '../src/control/test-verdicts.js';
 import { splitObservations } from '../src/findings/observations.js';
+import type { OperationsLog } from '../src/operations/log.js';
+import type { OperationsMetrics } from '../src/operations/metrics.js';
 import type { SessionRedaction } from '../src/redaction/index.js';
 import type { Exchange } from '../src/validate/exchange.js';
 import type { Judgement } from '../src/validate/index.js';
@@ -23,6 +25,10 @@ export interface JudgeAndRecordOptions {
   feed: ExchangeFeed;
   tests: TestVerdicts;
   log: (line: string) => void;
+  events: OperationsLog;
+  metrics?: OperationsMetrics | undefined;
+  /** The target's base, the answer-time histogram's operations are read under. */
+  targetBase: string;
 }
 
 /** Why the proxy refused a request, from the body it answered with. */
@@ -45,7 +51,7 @@ function requestLine(exchange: Exchange): string {
 
 /** The context's judge, record and refused steps for one proxy session. */
 export function judgeAndRecord(options: JudgeAndRecordOptions): Pick<ProxyContext, 'judge' | 'record' | 'refused'> {
-  const { state, session, traffic, recorder, feed, tests, log } = options;
+  const { state, session, traffic, recorder, feed, tests, log, events, metrics } = options;
   const redact = session.exchange;
   // The tally takes each exchange's judgement from its one judging on the way through. Every
   // exchange is recorded in the same turn as its last judging, so the last judgement made is its
@@ -100,9 +106,22 @@ export function judgeAndRecord(options: JudgeAndRecordOptions): Pick<ProxyContex
     // The live page and the control API read what the recording holds, findings and all.
     feed.push(redacted, judged, exchange.test, recorder.record(redacted));
     if (exchange.test !== undefined) tests.record(exchange.test, judged, found);
+    if (metrics) {
+      metrics.exchange(judged ? (shown.length > 0 ? 'broken' : 'clean') : 'not judged', shown);
+      if (exchange.blocked) metrics.refused('enforce');
+      else if (exchange.response && exchange.headMs !== undefined)
+        metrics.answered(exchange.request.method, exchange.request.url, options.targetBase, exchange.headMs);
+    }
     if (shown.length > 0 || exchange.error) {
-      log(
-        `${requestLine(exchange)} → ${exchange.response?.status ?? redacted.error}${shown.length ? `  ${describeViolations(shown)}` : ''}`,
+      const status = exchange.response?.status ?? redacted.error;
+      events.exchangeBroken(
+        `${requestLine(exchange)} → ${status}${shown.length ? `  ${describeViolations(shown)}` : ''}`,
+        {
+          method: exchange.request.method,
+          path: new URL(exchange.request.url).pathname,
+          status,
+          rules: [...new Set(shown.map((v) => v.rule))],
+        },
       );
     }
   };

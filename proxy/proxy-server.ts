@@ -6,6 +6,8 @@ import { RefusedHandshakes } from '../src/control/refused-handshakes.js';
 import { TestVerdicts } from '../src/control/test-verdicts.js';
 import { hostAllowed, isLoopback } from '../src/http/host-names.js';
 import { listen } from '../src/http/listen.js';
+import { OperationsLog } from '../src/operations/log.js';
+import type { OperationsMetrics } from '../src/operations/metrics.js';
 import { type SessionNames, sessionRedaction } from '../src/redaction/index.js';
 import { HostContexts } from '../src/tls/host-contexts.js';
 import { caDirectory, existingCaCertificate, loadOrCreateCa } from '../src/tls/local-ca.js';
@@ -72,6 +74,10 @@ export interface ProxyOptions {
   /** Which client addresses are this machine's, and may reach other hosts through the proxy (default: loopback). */
   localClient?: (address: string | undefined) => boolean;
   log?: (line: string) => void;
+  /** The session's log events (json mode's events; in text mode, `log`'s lines as ever). */
+  events?: OperationsLog;
+  /** Counters of a session that runs for days (--admin-port): the exchange path only increments them. */
+  metrics?: OperationsMetrics;
 }
 
 export interface ProxyHandle {
@@ -106,13 +112,21 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   const session = sessionRedaction(redaction);
   const redact = session.exchange;
   const log = options.log ?? (() => {});
+  const events = options.events ?? new OperationsLog({ text: log });
+  const metrics = options.metrics;
   // A recording that cannot be written (a full disk) must not stop the traffic it records: the
   // proxy says so once and goes on forwarding and judging.
   const recorder = new Recorder(
     options.recordFile,
     options.harFile,
-    (message) => log(`print-conformance: ${message}; exchanges from now on are not recorded there`),
+    (message) => {
+      metrics?.recordingWriteFailed('write');
+      events.recordingFailed(`print-conformance: ${message}; exchanges from now on are not recorded there`, {
+        reason: message,
+      });
+    },
     target.href,
+    metrics && ((bytes) => metrics.recorded(bytes)),
   );
   await recorder.ready();
   // The target is the service's base: what goes elsewhere under it is not the interface.
@@ -176,7 +190,12 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     targetBase: target.href,
     route,
     ownAuthority: listenHost,
-    hostAllowed: (value) => hostAllowed(value, listenHost, allowedHosts),
+    hostAllowed: (value) => {
+      const allowed = hostAllowed(value, listenHost, allowedHosts);
+      // Every caller refuses the request when it is not.
+      if (!allowed) metrics?.refused('host not allowed');
+      return allowed;
+    },
     validateLimit,
     tapOptions: {
       keepLimit: validateLimit,
@@ -190,7 +209,19 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     headersTimeoutMs: Number.isFinite(headersTimeoutMs) ? headersTimeoutMs : 0,
     answerTimeoutMs: options.connectTimeoutMs ?? 10_000,
     targetTimeoutMs: options.targetTimeoutMs ?? 60_000,
-    ...judgeAndRecord({ state, session, selected: options.selected, traffic, recorder, feed, tests, log }),
+    ...judgeAndRecord({
+      state,
+      session,
+      selected: options.selected,
+      traffic,
+      recorder,
+      feed,
+      tests,
+      log,
+      events,
+      metrics,
+      targetBase: target.href,
+    }),
     begin: () => {
       inFlight += 1;
       let over = false;
@@ -242,8 +273,13 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     handshakeRefused: (authority, alert) => {
       const refusal = refusedHandshake(authority.host, authority.port, alert);
       // Told at once, once for each host and alert: a client retrying says nothing new.
+      metrics?.refused('handshake refused');
       if (traffic.handshakeRefused(`${authority.host}:${authority.port} (${alert})`))
-        log(`print-conformance proxy: ${refusal.line}`);
+        events.handshakeRefused(`print-conformance proxy: ${refusal.line}`, {
+          host: authority.host,
+          port: authority.port,
+          alert,
+        });
       handshakes.record(refusal.handshake);
       // A row of its own on the live page, among the exchanges, in its place in time.
       feed.pushRefusedHandshake({ host: refusal.authority, reason: `${alert}: ${refusal.handshake.cause}` });
@@ -251,9 +287,17 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     log,
   });
 
-  const limit = new ConnectionLimit(options.maxConnections ?? 1000, connections, log, (status, reason) =>
-    traffic.refused(status, reason),
-  );
+  const limit = new ConnectionLimit(options.maxConnections ?? 1000, connections, log, (status, reason) => {
+    metrics?.refused('connection limit');
+    traffic.refused(status, reason);
+  });
+  const door = context.door;
+  metrics?.reads({
+    clientConnections: () => limit.open,
+    tunnels: () => door?.openTunnels ?? 0,
+    eventStreams: () => control.openStreams,
+    liveWindowBytes: () => feed.heldBytes,
+  });
   const server = createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
     if (limit.admit(socket)) accept(socket, context);
   });

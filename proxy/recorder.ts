@@ -76,12 +76,14 @@ export class Recorder {
   /**
    * @param failed told once, when a file can no longer be written: the proxy goes on forwarding.
    * @param target the proxy's target, named in every line and in the HAR log.
+   * @param wrote told of the bytes handed to the files, as they are (the recording's metric).
    */
   constructor(
     private readonly ndjsonFile: string | undefined,
     private readonly harFile: string | undefined,
     private readonly failed: (message: string) => void = () => {},
     private readonly target?: string,
+    wrote?: (bytes: number) => void,
   ) {
     this.linePrefix = target === undefined ? undefined : `{"target":${JSON.stringify(target)},`;
     this.ndjson = ndjsonFile ? outputStream(ndjsonFile, 'append') : undefined;
@@ -91,8 +93,8 @@ export class Recorder {
       this.ndjson?.destroy();
       throw error;
     }
-    this.ndjsonLines = this.ndjson && new BatchedWrites(this.ndjson);
-    this.harLines = this.har && new BatchedWrites(this.har);
+    this.ndjsonLines = this.ndjson && new BatchedWrites(this.ndjson, wrote);
+    this.harLines = this.har && new BatchedWrites(this.har, wrote);
   }
 
   /** Sets the files up for writing (they are open already: the constructor throws when one cannot be). */

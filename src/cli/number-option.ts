@@ -7,9 +7,9 @@ export function numberOption(value: number, option: string, min = 0): number {
 }
 
 /** A port to listen on, 0 for any free one; yargs reads what is not a number as NaN, which is not echoed. */
-export function portOption(value: number): number {
-  if (Number.isNaN(value)) throw new UsageError('--port needs a port number from 0 to 65535 (0: any free port)');
+export function portOption(value: number, option = '--port'): number {
+  if (Number.isNaN(value)) throw new UsageError(`${option} needs a port number from 0 to 65535 (0: any free port)`);
   if (!Number.isInteger(value) || value < 0 || value > 65535)
-    throw new UsageError(`--port ${value} is not a port number: it is one from 0 to 65535 (0: any free port)`);
+    throw new UsageError(`${option} ${value} is not a port number: it is one from 0 to 65535 (0: any free port)`);
   return value;
 }

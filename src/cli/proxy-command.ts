@@ -19,6 +19,7 @@ import type { VerdictContext } from '../validate/verdicts.js';
 import { parseByteSize } from './byte-size.js';
 import { parseConnectTo, parseIntercept, readTargetCa } from './interception-options.js';
 import { numberOption, portOption } from './number-option.js';
+import { operationsOptions, operationsSettings, startSessionOperations } from './operations-options.js';
 import { proxyOptions } from './proxy-options.js';
 import { reportsLine } from './reports-line.js';
 import { optionList, selectedRules } from './rule-selection.js';
@@ -123,7 +124,7 @@ export function proxyCommand(yargs: Argv) {
   return yargs.command(
     'proxy',
     'Run a recording, validating reverse proxy in front of a service (or, with -- COMMAND, around a command)',
-    (y) => withSettings(proxyOptions(y), 'proxy'),
+    (y) => withSettings(operationsOptions(proxyOptions(y), 'proxy --target https://staging.example.test/v2/'), 'proxy'),
     async (argv) => {
       const wrapped = commandAfterDashes(hideBin(process.argv));
       const formats: ('json' | 'xml')[] =
@@ -132,6 +133,7 @@ export function proxyCommand(yargs: Argv) {
       const auto = argv.format === 'auto' && argv.only === undefined;
       const selected = selectedRules(argv.only, argv.skip);
       const settings = proxySettings(argv, reportedRules(selected, formats));
+      const operationsGiven = operationsSettings(argv);
       // Credentials the user gave, on the wrapped command's line too (https://user:pass@…,
       // --password=…, -u user:pass): written nowhere, even when the service echoes them.
       noteGivenSecrets([settings.controlToken, ...commandLineSecrets(wrapped ?? [])]);
@@ -139,10 +141,19 @@ export function proxyCommand(yargs: Argv) {
       const summaryInterval = argv.quiet ? 0 : numberOption(argv['summary-interval'], '--summary-interval');
       // --quiet drops the line each exchange gets (request line, arrow, answer), never a problem.
       // Lines quote traffic: printed as text a terminal does not act on.
-      const log = (line: string) => {
+      const textLine = (line: string) => {
         if (!argv.quiet || !EXCHANGE_LINE.test(line))
           process.stderr.write(`${terminalText(withoutLiterals(line, secrets))}\n`);
       };
+      // Every line on stderr goes through the session's log: as ever in text mode, events in json.
+      const operations = await startSessionOperations({
+        face: 'proxy',
+        ...operationsGiven,
+        text: textLine,
+        redact: (text) => redactText(withoutLiterals(text, secrets)),
+        quiet: argv.quiet,
+      });
+      const log = (line: string) => operations.log.line(line);
       const started = Date.now();
       // The verdict's code loads while the proxy starts: not before this command runs, and not at its end.
       const reporting = Promise.all([
@@ -161,7 +172,16 @@ export function proxyCommand(yargs: Argv) {
               loadOrCreateCa(caDirectory(settings.caDir)),
             )
           : undefined;
-      const proxy = await start({ ...settings, redact: { ...settings.redact, secrets }, log });
+      const proxy = await start({
+        ...settings,
+        redact: { ...settings.redact, secrets },
+        log,
+        events: operations.log,
+        ...(operations.metrics ? { metrics: operations.metrics } : {}),
+      }).catch(async (error) => {
+        await operations.close();
+        throw error;
+      });
       const clientEnv = clientCa
         ? (await import('./client-environment.js')).clientEnvironment(proxy.url, clientCa.certPath, clientCa.certPem)
         : undefined;
@@ -169,7 +189,11 @@ export function proxyCommand(yargs: Argv) {
       // SIGTERM with no listener would end the proxy before it flushed the recording and summary.
       const signalled = wrapped ? undefined : untilSignalled();
       // Wrapping a command, standard output is the command's own: the line goes to stderr.
+      // The admin port's line comes first: whoever waits for "listening" knows both.
+      if (operations.admin) (wrapped ? process.stderr : process.stdout).write(`admin on ${operations.admin.url}\n`);
       (wrapped ? process.stderr : process.stdout).write(`listening on ${proxy.url}\n`);
+      operations.ready();
+      operations.log.listening({ url: proxy.url, ...(operations.admin ? { admin: operations.admin.url } : {}) });
       if (clientEnv && !argv.quiet)
         log(
           `print-conformance: set for the command: ${clientEnv.names.join(', ')} (--no-client-env sets none of them)`,
@@ -212,6 +236,8 @@ export function proxyCommand(yargs: Argv) {
         if (wrapped) commandCode = await runWrapped(wrapped, proxy.url, clientEnv?.variables);
         else await signalled;
       } finally {
+        // From here /readyz answers 503: a load balancer drains this proxy while its exchanges finish.
+        operations.stopping();
         clearInterval(periodic);
         clientEnv?.remove();
         await proxy.close();
@@ -231,7 +257,16 @@ export function proxyCommand(yargs: Argv) {
       // The table goes where run prints its own; wrapping a command, stdout is the command's.
       // It quotes traffic: printed as text a terminal does not act on.
       (wrapped ? process.stderr : process.stdout).write(terminalText(verdict.text));
-      process.stderr.write(terminalText(verdict.problems));
+      if (operations.log.format === 'text') process.stderr.write(terminalText(verdict.problems));
+      else for (const line of verdict.problems.split('\n')) if (line.trim()) log(line);
+      const counts = verdict.result.summary;
+      operations.log.summary(`${counts.passed} passed, ${counts.failed} failed, ${counts.warnings} warnings`, {
+        ...verdict.result.summary,
+        exchanges: proxy.traffic.seen,
+        answeredByTarget: proxy.traffic.reached,
+        failedRules: verdict.result.rules.filter((rule) => rule.status === 'failed').map((rule) => rule.id),
+        exitCode: verdict.exitCode,
+      });
       // In a GitHub Actions job: the annotations beside the table, the summary on the run's page.
       if (argv.reporter === 'github')
         (wrapped ? process.stderr : process.stdout).write(githubAnnotations(verdict.result));
@@ -264,6 +299,7 @@ export function proxyCommand(yargs: Argv) {
         log(`print-conformance: cannot write the reports: ${fileProblem(error)}`);
       }
       process.exitCode = verdict.exitCode;
+      await operations.close(verdict.exitCode);
     },
   );
 }

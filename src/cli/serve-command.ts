@@ -2,10 +2,12 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
+import { redactText } from '../redaction/index.js';
 import { FAULT_LIST, OPERATION_HELP, parseFault } from '../reference/faults.js';
 import type { ReferenceService } from '../reference/service.js';
 import { parseByteSize } from './byte-size.js';
 import { portOption } from './number-option.js';
+import { operationsOptions, operationsSettings, startSessionOperations } from './operations-options.js';
 import { withSettings } from './settings.js';
 
 /** An absolute http(s) URL with no query or fragment, ending in "/"; else a usage error. */
@@ -65,7 +67,7 @@ export function serveCommand(yargs: Argv) {
     'Start the embedded reference service (JSON and XML, as the real service speaks them, with the payment screen behind PaymentUrl)',
     (y) =>
       withSettings(
-        y
+        operationsOptions(y, 'serve')
           .option('port', { type: 'number', default: 0, describe: 'Port to listen on (0: any free port)' })
           .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
           .option('max-upload', {
@@ -153,9 +155,18 @@ export function serveCommand(yargs: Argv) {
       }
       if (argv['client-id'] !== undefined && clientSecret === undefined)
         throw new UsageError('--client-id needs --client-secret');
+      const operationsGiven = operationsSettings(argv);
       const tls = argv.tls ? await serviceCertificate(argv.host, publicUrl, argv['ca-dir']) : undefined;
       // Loaded here, not with the CLI: every other command would pay for the service's modules.
       const { startReferenceService } = await import('../reference/service.js');
+      // Every line on stderr goes through the session's log: as ever in text mode, events in json.
+      const operations = await startSessionOperations({
+        face: 'serve',
+        ...operationsGiven,
+        text: (line) => process.stderr.write(`${line}\n`),
+        redact: (text) => redactText(text),
+      });
+      const { metrics } = operations;
       let service: ReferenceService;
       try {
         service = await startReferenceService({
@@ -171,9 +182,18 @@ export function serveCommand(yargs: Argv) {
           control: { token: argv['control-token'] || undefined },
           // Browsers reach it by the names it knows alone (DNS rebinding): others are named here.
           allowedHosts: (argv['allowed-host'] ?? []).map(String),
-          webhooks: { urls: webhookUrls, log: (line) => process.stderr.write(`${line}\n`) },
+          webhooks: {
+            urls: webhookUrls,
+            log: (line, tried) => {
+              if (!tried) return operations.log.line(line);
+              metrics?.webhookTried(tried.outcome);
+              operations.log.webhookTry(line, tried);
+            },
+          },
+          ...(metrics ? { metrics } : {}),
         });
       } catch (error) {
+        await operations.close();
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'EADDRINUSE')
           throw new UsageError(`port ${argv.port} on ${argv.host} is in use; choose another with --port`);
@@ -207,16 +227,26 @@ export function serveCommand(yargs: Argv) {
         });
       });
       // Told once everything is in place: whoever waits for the line may signal at once.
+      // The admin port's line comes first: whoever waits for "listening" knows both.
+      if (operations.admin) process.stdout.write(`admin on ${operations.admin.url}\n`);
       process.stdout.write(`listening on ${service.baseUrl}\n`);
+      operations.ready();
+      operations.log.listening({
+        url: service.baseUrl,
+        ...(operations.admin ? { admin: operations.admin.url } : {}),
+      });
       await new Promise<void>((resolve) => {
-        const stop = () => {
+        const stop = (signal: NodeJS.Signals) => {
           process.off('SIGINT', stop);
           process.off('SIGTERM', stop);
+          // From here /readyz answers 503.
+          operations.stopping({ signal });
           service.close().then(resolve);
         };
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
       });
+      await operations.close(0);
     },
   );
 }

@@ -109,6 +109,11 @@ export class ControlPlane {
   currentTest: string | undefined;
   private readonly streams = new Set<StreamSink>();
 
+  /** Event streams open now. */
+  get openStreams(): number {
+    return this.streams.size;
+  }
+
   constructor(private readonly options: ControlOptions) {}
 
   /** Where the session's verdicts so far come from (the CLI knows how they are reckoned). */

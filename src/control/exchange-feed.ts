@@ -119,6 +119,11 @@ export class ExchangeFeed {
     this.items = new RingWindow(Math.max(1, maxCount));
   }
 
+  /** What the window holds now, in bytes (its lines and what each costs besides). */
+  get heldBytes(): number {
+    return this.bytes;
+  }
+
   /** The newest sequence number given (0: none yet). */
   get last(): number {
     return this.seq;

@@ -7,6 +7,7 @@ import { CONTROL_PREFIX, ControlPlane } from '../control/control-plane.js';
 import { ExchangeFeed } from '../control/exchange-feed.js';
 import { TestVerdicts } from '../control/test-verdicts.js';
 import { listen } from '../http/listen.js';
+import type { OperationsMetrics } from '../operations/metrics.js';
 import type { TallyData } from '../validate/tally.js';
 import { answerControl } from './control-answer.js';
 import { CONFORMANT, type Dialect, type OutgoingAnswer } from './dialect.js';
@@ -53,6 +54,8 @@ export interface ReferenceOptions {
   allowedHosts?: readonly string[];
   /** Called after each order or payment status change (`serve --webhook-url`). */
   webhooks?: WebhookOptions;
+  /** Counters of a service that runs for days (`serve --admin-port`). */
+  metrics?: OperationsMetrics;
 }
 
 export interface ReferenceService {
@@ -120,13 +123,16 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     }
   };
   const answer: RequestListener = (request, response) => {
-    if (names && refusedForeignHost(request, response, names)) return;
+    if (names && refusedForeignHost(request, response, names)) {
+      options.metrics?.refused('host not allowed');
+      return;
+    }
     if (control && request.url?.startsWith(CONTROL_PREFIX)) {
       answerControl(control, request, response, publicBase);
       return;
     }
     if (control) {
-      witness ??= new ServiceWitness(publicBase, feed, tests, (headers) => control.testOf(headers));
+      witness ??= new ServiceWitness(publicBase, feed, tests, (headers) => control.testOf(headers), options.metrics);
       witness.watch(request, response);
     }
     const url = new URL(request.url ?? '/', 'http://reference.invalid');
@@ -200,6 +206,18 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
   server.requestTimeout = 0; // uploads of a gigabyte and more take their time
   server.headersTimeout = 60_000;
 
+  let openConnections = 0;
+  server.on(options.tls ? 'secureConnection' : 'connection', (socket: import('node:net').Socket) => {
+    openConnections += 1;
+    socket.once('close', () => {
+      openConnections -= 1;
+    });
+  });
+  options.metrics?.reads({
+    clientConnections: () => openConnections,
+    eventStreams: () => control?.openStreams ?? 0,
+    liveWindowBytes: () => feed.heldBytes,
+  });
   const listened = await listen(server, options.port ?? 0, listenHost);
   const origin = options.tls ? listened.replace(/^http:/, 'https:') : listened;
   const baseUrl = `${origin}${BASE_PATH}`;

@@ -48,14 +48,24 @@ function webhookTarget(given: string): WebhookTarget {
   };
 }
 
+/** One try, as a log event and the webhook metric tell it: `delivered` is a 2xx answer. */
+export interface WebhookTried {
+  url: string;
+  try: number;
+  of: number;
+  outcome: 'delivered' | 'refused' | 'no answer';
+  status?: number;
+  durationMs: number;
+}
+
 export interface WebhookOptions {
   urls: readonly string[];
   /** How long a try waits for an answer (10 s). */
   timeoutMs?: number;
   /** The waits before the second, third … try (1, 2, 4, 8 s: five tries). */
   retryDelaysMs?: readonly number[];
-  /** Where each try's line goes (serve: stderr). */
-  log?: (line: string) => void;
+  /** Where each try's line goes (serve: stderr), with the try's facts for a log event and a metric. */
+  log?: (line: string, tried?: WebhookTried) => void;
 }
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -122,6 +132,14 @@ export class Webhooks {
       const next = ok ? '' : last ? '; giving up' : `; next try in ${(delays[index] as number) / 1000} s`;
       this.options.log?.(
         `webhook POST ${call.url} orderId=${call.orderId}: try ${index + 1} of ${tries}: ${outcome} in ${done.durationMs} ms${next}`,
+        {
+          url: call.url,
+          try: index + 1,
+          of: tries,
+          outcome: ok ? 'delivered' : done.status !== undefined ? 'refused' : 'no answer',
+          ...(done.status !== undefined ? { status: done.status } : {}),
+          durationMs: done.durationMs,
+        },
       );
       if (ok) return;
     }

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ExchangeFeed } from '../control/exchange-feed.js';
 import type { TestVerdicts } from '../control/test-verdicts.js';
 import { summariseExchange } from '../http/exchange-summary.js';
+import type { OperationsMetrics } from '../operations/metrics.js';
 import { sessionRedaction } from '../redaction/index.js';
 import { isTextualMediaType } from '../validate/document.js';
 import {
@@ -106,6 +107,7 @@ export class ServiceWitness {
     private readonly feed: ExchangeFeed,
     private readonly tests: TestVerdicts,
     private readonly testOf: (headers: Headers) => string | undefined,
+    private readonly metrics?: OperationsMetrics,
   ) {
     this.state = new TrafficState(publicBase);
   }
@@ -227,5 +229,11 @@ export class ServiceWitness {
     const redacted = this.redact.exchange(exchange) as typeof exchange;
     this.feed.push({ ...redacted, violations }, sorted.judgement !== undefined, test);
     if (test !== undefined) this.tests.record(test, sorted.judgement !== undefined, violations);
+    if (this.metrics) {
+      const shown = violations.filter((violation) => violation.severity !== 'observe');
+      this.metrics.exchange(sorted.judgement ? (shown.length > 0 ? 'broken' : 'clean') : 'not judged', shown);
+      if (answer.headMs !== undefined)
+        this.metrics.answered(exchange.request.method, url, this.publicBase, answer.headMs);
+    }
   }
 }

@@ -20,6 +20,8 @@ const LAYERS: Record<string, number> = {
   'src/tls': 3,
   // The control API and live page: read by the proxy and the reference service alike.
   'src/control': 3.5,
+  // Operations (admin port, metrics, logs): the proxy and the reference service both count into them.
+  'src/operations': 3.7,
   'src/probes': 4,
   'src/recording': 4,
   'src/replay': 4,

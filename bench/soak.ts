@@ -1,0 +1,293 @@
+import { type ChildProcess, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, request } from 'undici';
+import { MiB, processMemory } from './process-memory.js';
+import { BIN, startListening, stop } from './start-cli.js';
+
+// A proxy that runs for days must not grow: a soak of the proxy in front of serve, at a constant
+// arrival rate of GET checkout with some set-ups among them, the live page read and its event
+// stream open throughout, recording with rotation on, its metrics scraped as Prometheus would. It samples the proxy's resident memory and
+// open file descriptors from /proc every few seconds, and every request's latency, and holds them
+// to three targets: RSS grows at most 8 MiB an hour after the warm-up (least squares), the open
+// descriptors are back to their baseline after a cool-down, and the p99 latency of the last window
+// is within 20 % of the first's. Long (30 minutes by default): run only with BENCH_ONLY=soak.
+
+const MINUTES = Number(process.env.SOAK_MINUTES ?? 30);
+/** Requests a second, arriving at a constant rate whatever the answers take (an open model). */
+const RATE = Number(process.env.SOAK_RATE ?? 100);
+/** One request in this many is a checkout set-up (a new order, then its POST checkout); the rest GET checkout. */
+const SET_UP_EVERY = Number(process.env.SOAK_SET_UP_EVERY ?? 20);
+const SAMPLE_SECONDS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 5);
+/** The first tenth (3 of 30 minutes) is warm-up: compiled code, pools and windows filling. */
+const WARM_UP_MS = Number(process.env.SOAK_WARM_UP_MINUTES ?? MINUTES / 10) * 60_000;
+/** The windows whose p99 latencies are compared: 5 of 30 minutes, a sixth of a shorter run. */
+const WINDOW_MS = Number(process.env.SOAK_WINDOW_MINUTES ?? Math.min(5, MINUTES / 6)) * 60_000;
+const COOL_DOWN_MS = Number(process.env.SOAK_COOL_DOWN_SECONDS ?? 30) * 1000;
+/** Requests waiting for an answer at most: past it an arrival is counted as dropped, not sent. */
+const MAX_IN_FLIGHT = 256;
+/** The admin port's /metrics is scraped this often (Prometheus' default interval). */
+const SCRAPE_SECONDS = Number(process.env.SOAK_SCRAPE_SECONDS ?? 15);
+
+const CHECKOUT_JSON = JSON.stringify({
+  returnUrl: 'https://shop.example.test/return?order=1',
+  billing: {
+    address: { name: 'Print API', line1: 'Osloweg 75', postCode: '9700 GE', city: 'Groningen', country: 'NL' },
+  },
+});
+
+/**
+ * The recording's rotation options: SOAK_ROTATE_ARGS when given ("" for none), else
+ * `--rotate-size 5MB` when this build's proxy has it.
+ */
+function rotationArgs(): string[] {
+  const given = process.env.SOAK_ROTATE_ARGS;
+  if (given !== undefined) return given.split(/\s+/).filter(Boolean);
+  const help = spawnSync(process.execPath, [BIN, 'proxy', '--help'], { encoding: 'utf8' }).stdout ?? '';
+  return help.includes('--rotate-size') ? ['--rotate-size', '5MB'] : [];
+}
+
+function openFds(pid: number): number {
+  return readdirSync(`/proc/${pid}/fd`).length;
+}
+
+/** Least-squares slope of y over x. */
+function slope(points: { x: number; y: number }[]): number {
+  const n = points.length;
+  if (n < 2) return Number.NaN;
+  const mx = points.reduce((s, p) => s + p.x, 0) / n;
+  const my = points.reduce((s, p) => s + p.y, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (const p of points) {
+    num += (p.x - mx) * (p.y - my);
+    den += (p.x - mx) ** 2;
+  }
+  return den === 0 ? Number.NaN : num / den;
+}
+
+function p99(latencies: number[]): number {
+  if (latencies.length === 0) return Number.NaN;
+  const sorted = Float64Array.from(latencies).sort();
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] as number;
+}
+
+/** Keeps the event stream open, reading and dropping what it sends, reopening it if it ends. */
+function holdEventStream(url: string, agent: Agent): () => void {
+  let open = true;
+  let abort = new AbortController();
+  const connect = async () => {
+    while (open) {
+      abort = new AbortController();
+      try {
+        const answer = await request(url, { dispatcher: agent, signal: abort.signal });
+        for await (const _chunk of answer.body) if (!open) break;
+      } catch {
+        // Closed by the proxy or by us: opened again while the soak runs.
+      }
+      if (open) await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  };
+  void connect();
+  return () => {
+    open = false;
+    abort.abort();
+  };
+}
+
+export async function benchSoak() {
+  const folder = mkdtempSync(join(tmpdir(), 'print-conformance-soak-'));
+  const rotation = rotationArgs();
+  const service = await startListening(['serve', '--port', '0']);
+  let proxy: { child: ChildProcess; url: string; printed: string } | undefined;
+  const agent = new Agent({ connections: 64, keepAliveTimeout: 4000 });
+  try {
+    proxy = await startListening(
+      [
+        'proxy',
+        '--target',
+        service.url,
+        '--record',
+        join(folder, 'traffic.ndjson'),
+        ...rotation,
+        '--summary-interval',
+        '0',
+        '--quiet',
+        '--admin-port',
+        '0',
+      ],
+      true,
+      undefined,
+      true,
+    );
+    const pid = proxy.child.pid as number;
+    const base = proxy.url;
+    const order = (await (await request(`${base}orders`, { method: 'POST', dispatcher: agent })).body.json()) as {
+      checkout: { setupUrl: string };
+    };
+    const checkoutUrl = order.checkout.setupUrl;
+    // The live page read once, its event stream open throughout, as a person watching it would.
+    await (await request(`${base}__print-conformance/`, { dispatcher: agent })).body.dump();
+    const closeStream = holdEventStream(`${base}__print-conformance/api/events`, agent);
+    const admin = /^admin on (\S+)/m.exec(proxy.printed)?.[1];
+    let scrapes = 0;
+    const scraper = setInterval(() => {
+      if (!admin) return;
+      request(`${admin}metrics`)
+        .then((answer) => answer.body.dump())
+        .then(() => {
+          scrapes += 1;
+        })
+        .catch(() => {});
+    }, SCRAPE_SECONDS * 1000);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const baselineFds = openFds(pid);
+
+    const latencies: { at: number; ms: number }[] = [];
+    const samples: { at: number; rssMiB: number; fds: number }[] = [];
+    let inFlight = 0;
+    let dropped = 0;
+    let failed = 0;
+    let sent = 0;
+    const timed = async (url: string, options: Parameters<typeof request>[1]) => {
+      const started = performance.now();
+      const answer = await request(url, { ...options, dispatcher: agent });
+      const text = await answer.body.text();
+      latencies.push({ at: started, ms: performance.now() - started });
+      if (answer.statusCode >= 500) failed += 1;
+      return text;
+    };
+    const one = async (index: number) => {
+      if (index % SET_UP_EVERY === 0) {
+        const made = JSON.parse(await timed(`${base}orders`, { method: 'POST' })) as {
+          checkout: { setupUrl: string };
+        };
+        await timed(made.checkout.setupUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: CHECKOUT_JSON,
+        });
+      } else await timed(checkoutUrl, { headers: { accept: 'application/json' } });
+    };
+
+    const started = performance.now();
+    const durationMs = MINUTES * 60_000;
+    const sampler = setInterval(() => {
+      samples.push({ at: performance.now() - started, rssMiB: processMemory(pid).rss / MiB, fds: openFds(pid) });
+    }, SAMPLE_SECONDS * 1000);
+    const loadAverages: string[] = [];
+    const loadSampler = setInterval(
+      () =>
+        loadAverages.push(
+          loadavg()
+            .map((n) => n.toFixed(2))
+            .join(' '),
+        ),
+      60_000,
+    );
+    // Arrivals on a schedule from the start (no drift): each tick sends what is due by now.
+    await new Promise<void>((done) => {
+      const tick = setInterval(() => {
+        const elapsed = performance.now() - started;
+        const due = Math.floor((Math.min(elapsed, durationMs) * RATE) / 1000);
+        while (sent < due) {
+          sent += 1;
+          if (inFlight >= MAX_IN_FLIGHT) {
+            dropped += 1;
+            continue;
+          }
+          inFlight += 1;
+          one(sent)
+            .catch(() => {
+              failed += 1;
+            })
+            .finally(() => {
+              inFlight -= 1;
+            });
+        }
+        if (elapsed >= durationMs) {
+          clearInterval(tick);
+          done();
+        }
+      }, 10);
+    });
+    while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    clearInterval(sampler);
+    clearInterval(loadSampler);
+    clearInterval(scraper);
+    // Cool-down: the clients' connections closed, the event stream too, and time to let go.
+    closeStream();
+    await agent.close();
+    await new Promise((resolve) => setTimeout(resolve, COOL_DOWN_MS));
+    const fdsAfterCoolDown = openFds(pid);
+    const rssAfterCoolDownMiB = processMemory(pid).rss / MiB;
+
+    const afterWarmUp = samples.filter((s) => s.at >= WARM_UP_MS);
+    const rssSlopeMiBPerHour = slope(afterWarmUp.map((s) => ({ x: s.at / 3_600_000, y: s.rssMiB })));
+    const relative = latencies.map((l) => ({ at: l.at - started, ms: l.ms }));
+    const firstWindow = relative.filter((l) => l.at >= WARM_UP_MS && l.at < WARM_UP_MS + WINDOW_MS).map((l) => l.ms);
+    const lastWindow = relative.filter((l) => l.at >= durationMs - WINDOW_MS).map((l) => l.ms);
+    const p99First = p99(firstWindow);
+    const p99Last = p99(lastWindow);
+    const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+    const targets = [
+      {
+        target: 'proxy RSS slope after warm-up, MiB/hour',
+        measured: round(rssSlopeMiBPerHour),
+        wanted: '≤ 8',
+        met: rssSlopeMiBPerHour <= 8,
+      },
+      {
+        // A descriptor or two may differ by when a pooled connection is let go; more is a leak.
+        target: `proxy open fds after a ${COOL_DOWN_MS / 1000} s cool-down (baseline ${baselineFds})`,
+        measured: fdsAfterCoolDown,
+        wanted: `≤ ${baselineFds + 2}`,
+        met: fdsAfterCoolDown <= baselineFds + 2,
+      },
+      {
+        target: `p99 latency, last ${WINDOW_MS / 60_000} min ÷ first ${WINDOW_MS / 60_000} min after warm-up`,
+        measured: round(p99Last / p99First),
+        wanted: '≤ 1.2',
+        met: p99Last / p99First <= 1.2,
+      },
+    ];
+    return {
+      minutes: MINUTES,
+      rate: RATE,
+      setUpEvery: SET_UP_EVERY,
+      rotation: rotation.join(' ') || 'none (this build has no --rotate-size)',
+      requests: latencies.length,
+      scrapes,
+      dropped,
+      failed,
+      warmUpMinutes: WARM_UP_MS / 60_000,
+      windowMinutes: WINDOW_MS / 60_000,
+      rssMiB: {
+        first: round(samples[0]?.rssMiB ?? Number.NaN, 1),
+        afterWarmUp: round(afterWarmUp[0]?.rssMiB ?? Number.NaN, 1),
+        last: round(samples.at(-1)?.rssMiB ?? Number.NaN, 1),
+        afterCoolDown: round(rssAfterCoolDownMiB, 1),
+        slopePerHour: round(rssSlopeMiBPerHour),
+      },
+      fds: { baseline: baselineFds, peak: Math.max(...samples.map((s) => s.fds)), afterCoolDown: fdsAfterCoolDown },
+      p99ms: { first: round(p99First), last: round(p99Last) },
+      loadAverages,
+      targets,
+    };
+  } finally {
+    if (proxy) await stop(proxy.child);
+    await stop(service.child);
+    await agent.destroy().catch(() => {});
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+// Alone: `npx tsx bench/soak.ts` (SOAK_MINUTES, SOAK_RATE, SOAK_SET_UP_EVERY, SOAK_SAMPLE_SECONDS,
+// SOAK_WARM_UP_MINUTES, SOAK_WINDOW_MINUTES, SOAK_COOL_DOWN_SECONDS, SOAK_ROTATE_ARGS, SOAK_SCRAPE_SECONDS, BENCH_PIN).
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const soaked = await benchSoak();
+  const { targets, ...rest } = soaked;
+  console.log(JSON.stringify(rest, null, 2));
+  console.table(targets);
+}
