@@ -1,9 +1,10 @@
 import type { Argv } from 'yargs';
+import { clientsByOption } from './clients-by.js';
 
 // The options of `print-conformance proxy`, apart from what it does with them.
 
 export function proxyOptions(y: Argv) {
-  return y
+  return clientsByOption(y)
     .usage(
       "$0 proxy --target URL [options] [-- COMMAND [ARGS…]]\n\nA recording, validating reverse proxy. With \"-- COMMAND\", runs COMMAND with PRINT_CONFORMANCE_PROXY_URL set to the proxy's URL and stops when it exits: the exit code is COMMAND's when not 0, else the proxy's verdict.",
     )
@@ -173,6 +174,10 @@ export function proxyOptions(y: Argv) {
     .example(
       '$0 proxy --target https://test.printapi.nl/v2/ --record traffic.ndjson -- php tests/run.php',
       'an unmodified client whose code holds the real host: it sends through the proxy (HTTPS_PROXY) and trusts its local CA',
+    )
+    .example(
+      '$0 proxy --target https://sandbox.example.com/v2/ --clients-by oauth',
+      'one proxy for many client teams: a verdict per OAuth client_id (api/clients, results.json, JUnit)',
     )
     .example(
       '$0 proxy --target https://test.example.com/v2/ -- npm test',
