@@ -1,6 +1,5 @@
 import type { TrafficLog } from '../../proxy/exchange-log.js';
 import type { ClientTestVerdict, RunResult, WrappedCommand } from '../findings/types.js';
-import { clientLines, clientMarkdown } from '../report/client-lines.js';
 import { consoleSummary } from '../report/console-summary.js';
 import { markdownSummary } from '../report/markdown-summary.js';
 import { runResult } from '../report/run-result.js';
@@ -125,7 +124,6 @@ export function proxyVerdict(facts: SessionFacts): ProxyVerdict {
     lines.push(`Client tests: ${clientTests.length}, ${failing.length} broke a rule`);
     for (const test of failing) lines.push(`  ✗ ${test.name}: ${test.failed.map((f) => f.rule).join(', ')}`);
   }
-  lines.push(...clientLines(result.clients));
   if (facts.clientEnvironment) lines.push(`set for the command: ${facts.clientEnvironment.join(', ')}`);
   lines.push(`proxy summary: ${counts.join(', ')}`);
   const title = 'print-conformance proxy';
@@ -138,8 +136,7 @@ export function proxyVerdict(facts: SessionFacts): ProxyVerdict {
     problems.push(`print-conformance: the recording is incomplete (${facts.recordingFailure})`);
   const markdown = failure
     ? `### ${title}: the run could not be made\n\n${failure}\n${command ? `\n${command}\n` : ''}`
-    : markdownSummary(result, { title, notes: { heading: NOT_REACHED_HEADING, lines: notReached } }) +
-      clientMarkdown(result.clients);
+    : markdownSummary(result, { title, notes: { heading: NOT_REACHED_HEADING, lines: notReached } });
   return {
     result,
     text: `${lines.join('\n')}\n`,

@@ -1,7 +1,9 @@
 import { basename } from 'node:path';
 import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
+import { clientsByName, clientVerdicts } from '../validate/client-tally.js';
 import type { TallyData } from '../validate/tally.js';
+import { clientsByOption, parseClientsBy } from './clients-by.js';
 import { stopOnInterrupt } from './interrupt.js';
 import { withReportOptions } from './report-options.js';
 import { selectedRules } from './rule-selection.js';
@@ -77,7 +79,7 @@ export function validateCommand(yargs: Argv) {
     'Validate recorded traffic offline: NDJSON recordings of the proxy and HAR 1.2 files',
     (y) =>
       withSettings(
-        withReportOptions(y)
+        clientsByOption(withReportOptions(y))
           .positional('files', {
             // Required: an empty default would only contradict that in --help.
             default: undefined,
@@ -119,7 +121,11 @@ export function validateCommand(yargs: Argv) {
             '$0 validate session.har --base-url https://api.example.com/v2/',
             'judge the interface calls of a browser HAR',
           )
-          .example('$0 validate session.har --only checkout.', 'judge the checkout exchanges of a browser HAR'),
+          .example('$0 validate session.har --only checkout.', 'judge the checkout exchanges of a browser HAR')
+          .example(
+            '$0 validate traffic.ndjson --clients-by oauth',
+            'a verdict per client team, from the client the proxy (--clients-by) named on each line',
+          ),
         'validate',
       ),
     async (argv) => {
@@ -138,6 +144,7 @@ export function validateCommand(yargs: Argv) {
           ? (lines: number) => process.stderr.write(`${lines} lines read…\n`)
           : undefined;
       const shard = shardOf(argv.shard);
+      const clientsBy = parseClientsBy(argv['clients-by']);
       clearPreviousReports(argv);
       const interrupt = stopOnInterrupt('validate', argv['report-dir']);
       const base = argv['base-url'] === undefined ? undefined : serviceBaseOf(argv['base-url']);
@@ -178,7 +185,20 @@ export function validateCommand(yargs: Argv) {
         rules: shard ? shardVerdicts(verdictsOf(tally, context)) : verdictsOf(tally, context),
         tally,
         ...(shard ? { shard: { k: shard.index, n: shard.count, recordings: await recordingsNamed(files) } } : {}),
+        // The split is the one the proxy made: each line names its client (tokens are redacted in recordings).
+        ...(clientsBy.kind !== 'none'
+          ? {
+              clients: {
+                by: clientsByName(clientsBy),
+                clients: clientVerdicts(judged.clients, argv.strict, selected),
+              },
+            }
+          : {}),
       });
+      if (clientsBy.kind !== 'none' && judged.clients.size === 0 && !argv.quiet)
+        process.stderr.write(
+          'warning: no exchange of these recordings names its client; record them with proxy --clients-by\n',
+        );
       writeResultReports(result, argv, { recordings: files });
       const skipped = judged.warnings.length;
       // Every exchange read, judged or counted apart (order answers, what is not the interface).

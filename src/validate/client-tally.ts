@@ -93,14 +93,25 @@ export function mergeClientTallies(parts: readonly (ClientTallyData | undefined)
 }
 
 /** One client's verdict: failed when a must rule (with strict, a should rule too) broke in its exchanges. */
-export function clientVerdict(client: string, count: ClientCount, strict: boolean): ClientVerdict {
-  const all = [...count.rules.values()].sort((a, b) => a.rule.localeCompare(b.rule));
+export function clientVerdict(
+  client: string,
+  count: ClientCount,
+  strict: boolean,
+  selected?: ReadonlySet<string>,
+): ClientVerdict {
+  const all = [...count.rules.values()]
+    .filter((failure) => !selected || selected.has(failure.rule))
+    .sort((a, b) => a.rule.localeCompare(b.rule));
   const failed = all.filter((failure) => failure.severity === 'must' || (strict && failure.severity === 'should'));
   const warnings = all.filter((failure) => !failed.includes(failure));
   return { client, exchanges: count.exchanges, judged: count.judged, passed: failed.length === 0, failed, warnings };
 }
 
-/** Every client's verdict, in the order first seen. */
-export function clientVerdicts(data: ClientTallyData, strict: boolean): ClientVerdict[] {
-  return [...data].map(([client, count]) => clientVerdict(client, count, strict));
+/** Every client's verdict, in the order first seen; `selected`: only these rules count (--only, --skip). */
+export function clientVerdicts(
+  data: ClientTallyData,
+  strict: boolean,
+  selected?: ReadonlySet<string>,
+): ClientVerdict[] {
+  return [...data].map(([client, count]) => clientVerdict(client, count, strict, selected));
 }
