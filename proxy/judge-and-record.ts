@@ -2,6 +2,8 @@
 // it, tallies it, puts it on the live page and the client test's verdict, and logs what broke.
 // Apart from proxy-server.ts, which wires the session together, since these are the two steps
 // every exchange takes, and the judgement must travel from one to the other.
+
+import type { ClientIdentity } from '../src/control/client-identity.js';
 import type { ExchangeFeed } from '../src/control/exchange-feed.js';
 import type { TestVerdicts } from '../src/control/test-verdicts.js';
 import { splitObservations } from '../src/findings/observations.js';
@@ -10,7 +12,6 @@ import type { ClientTally } from '../src/validate/client-tally.js';
 import type { Exchange } from '../src/validate/exchange.js';
 import type { Judgement } from '../src/validate/index.js';
 import { judgeTraffic, type TrafficJudgement, type TrafficState } from '../src/validate/traffic.js';
-import type { ClientIdentity } from './client-identity.js';
 import type { TrafficLog } from './exchange-log.js';
 import { describeViolations, type ProxyContext } from './proxy-context.js';
 import type { RecordedExchange, Recorder } from './recorder.js';

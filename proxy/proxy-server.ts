@@ -1,5 +1,6 @@
 import { createServer, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { ClientIdentity, type ClientsBy } from '../src/control/client-identity.js';
 import { clientLabels } from '../src/control/client-labels.js';
 import { ControlPlane, DEFAULT_MAX_STREAMS } from '../src/control/control-plane.js';
 import { ExchangeFeed } from '../src/control/exchange-feed.js';
@@ -15,7 +16,6 @@ import { ClientTally, clientVerdicts } from '../src/validate/client-tally.js';
 import type { Headers } from '../src/validate/exchange.js';
 import { TrafficState } from '../src/validate/traffic.js';
 import { ClientConnection } from './client-connection.js';
-import { ClientIdentity, type ClientsBy } from './client-identity.js';
 import { ConnectionLimit } from './connection-limit.js';
 import { TrafficLog } from './exchange-log.js';
 import { type ConnectTo, connectionFor, ForwardDoor, type InterceptedHost } from './forward-door.js';

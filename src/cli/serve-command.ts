@@ -5,6 +5,7 @@ import { UsageError } from '../findings/usage-error.js';
 import { FAULT_LIST, OPERATION_HELP, parseFault } from '../reference/faults.js';
 import type { ReferenceService } from '../reference/service.js';
 import { parseByteSize } from './byte-size.js';
+import { clientsByOption, parseClientsBy } from './clients-by.js';
 import { portOption } from './number-option.js';
 import { withSettings } from './settings.js';
 
@@ -65,7 +66,7 @@ export function serveCommand(yargs: Argv) {
     'Start the embedded reference service (JSON and XML, as the real service speaks them, with the payment screen behind PaymentUrl)',
     (y) =>
       withSettings(
-        y
+        clientsByOption(y)
           .option('port', { type: 'number', default: 0, describe: 'Port to listen on (0: any free port)' })
           .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
           .option('max-upload', {
@@ -168,7 +169,7 @@ export function serveCommand(yargs: Argv) {
           publicUrl,
           faults,
           tls,
-          control: { token: argv['control-token'] || undefined },
+          control: { token: argv['control-token'] || undefined, clientsBy: parseClientsBy(argv['clients-by']) },
           // Browsers reach it by the names it knows alone (DNS rebinding): others are named here.
           allowedHosts: (argv['allowed-host'] ?? []).map(String),
           webhooks: { urls: webhookUrls, log: (line) => process.stderr.write(`${line}\n`) },

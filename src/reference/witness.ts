@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ClientIdentity } from '../control/client-identity.js';
 import type { ExchangeFeed } from '../control/exchange-feed.js';
 import type { TestVerdicts } from '../control/test-verdicts.js';
 import { summariseExchange } from '../http/exchange-summary.js';
 import { sessionRedaction } from '../redaction/index.js';
+import type { ClientTally } from '../validate/client-tally.js';
 import { isTextualMediaType } from '../validate/document.js';
 import {
   decodeText,
@@ -106,6 +108,8 @@ export class ServiceWitness {
     private readonly feed: ExchangeFeed,
     private readonly tests: TestVerdicts,
     private readonly testOf: (headers: Headers) => string | undefined,
+    /** --clients-by: who each exchange's client is, and the tally keyed by client. */
+    private readonly clients?: { identity: ClientIdentity; tally: ClientTally },
   ) {
     this.state = new TrafficState(publicBase);
   }
@@ -218,6 +222,10 @@ export class ServiceWitness {
       violations: [],
     };
     const test = this.testOf(requestHeaders);
+    const client = this.clients?.identity.of(requestHeaders);
+    if (client !== undefined) (exchange as { client?: string }).client = client;
+    // A token call names its client, and the token it hands out is that client's: read before redaction.
+    this.clients?.identity.learn(exchange);
     const sorted = judgeTraffic(exchange, this.state);
     const violations = sorted.judgement ? this.redact.findings(sorted.judgement.violations) : [];
     exchange.violations = violations;
@@ -227,5 +235,8 @@ export class ServiceWitness {
     const redacted = this.redact.exchange(exchange) as typeof exchange;
     this.feed.push({ ...redacted, violations }, sorted.judgement !== undefined, test);
     if (test !== undefined) this.tests.record(test, sorted.judgement !== undefined, violations);
+    const named = (exchange as { client?: string }).client;
+    if (this.clients && named !== undefined)
+      this.clients.tally.record(named, sorted.judgement !== undefined, violations);
   }
 }

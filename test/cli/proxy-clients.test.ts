@@ -183,6 +183,57 @@ describe('proxy --clients-by oauth', () => {
     for (const secret of secrets) expect(everything).not.toContain(secret);
   });
 
+  it('serve --clients-by oauth tells the clients of the tokens it hands out apart', async () => {
+    const serve = await startListeningCli(['serve', '--port', '0', '--clients-by', 'oauth']);
+    try {
+      const good = await token(serve.url, GOOD);
+      const bad = await token(serve.url, BAD);
+      await checkout(serve.url, good);
+      await checkout(serve.url, bad, true);
+      const base = new URL(serve.url);
+      const listed = await (await fetch(`${base.origin}/__print-conformance/api/clients`)).text();
+      const clients = (JSON.parse(listed) as { clients: ClientShown[] }).clients;
+      expect(verdictOf(clients, 'shop-good')).toEqual({ passed: true, failed: [] });
+      expect(verdictOf(clients, 'shop-bad')?.failed).toContain('client.given-urls');
+      for (const secret of [GOOD.secret, BAD.secret, good, bad]) expect(listed).not.toContain(secret);
+    } finally {
+      await serve.stop();
+    }
+  });
+
+  it('by a print-conformance- header: the header names the client and is never forwarded or recorded', async () => {
+    const recording = join(folder, 'by-header.ndjson');
+    const proxy = await startListeningCli([
+      'proxy',
+      '--target',
+      service.baseUrl,
+      '--clients-by',
+      'header:print-conformance-client',
+      '--summary-interval',
+      '0',
+      '--record',
+      recording,
+      '--report-dir',
+      join(folder, 'by-header'),
+    ]);
+    try {
+      const headers = { ...JSON_HEADERS, 'print-conformance-client': 'team-blue' };
+      const order = (await (await fetch(`${proxy.url}orders`, { method: 'POST', headers })).json()) as { id: string };
+      await (await fetch(`${proxy.url}orders/${order.id}`, { headers: JSON_HEADERS })).text();
+      const clients = (
+        (await (await fetch(`${proxy.url}__print-conformance/api/clients`)).json()) as {
+          clients: ClientShown[];
+        }
+      ).clients;
+      expect(clients.map((c) => c.client)).toEqual(['team-blue', 'unknown']);
+    } finally {
+      await proxy.stop();
+    }
+    const lines = readFileSync(recording, 'utf8').trim().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { client?: string }).client)).toEqual(['team-blue', 'unknown']);
+    expect(readFileSync(recording, 'utf8')).not.toContain('print-conformance-client');
+  });
+
   it('refuses a --clients-by it does not know, in one line', async () => {
     const result = await runCli(['proxy', '--target', service.baseUrl, '--clients-by', 'cookie']);
     expect(result.code).toBe(2);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ClientIdentity, TOKENS_KEPT } from '../../proxy/client-identity.js';
+import { ClientIdentity, TOKENS_KEPT } from '../../src/control/client-identity.js';
 import { clientLabels, LABELLED_CLIENTS } from '../../src/control/client-labels.js';
 import { ClientTally, clientVerdicts, mergeClientTallies } from '../../src/validate/client-tally.js';
 import type { Exchange } from '../../src/validate/exchange.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type ClientsBy, UNKNOWN_CLIENT } from '../src/validate/client-tally.js';
-import type { Exchange, Headers } from '../src/validate/exchange.js';
+import { type ClientsBy, UNKNOWN_CLIENT } from '../validate/client-tally.js';
+import type { Exchange, Headers } from '../validate/exchange.js';
 
 // Which client team an exchange belongs to (--clients-by). With `oauth`, the proxy watches the token
 // calls go by (POST …/oauth, client_id in the form body or in the call's Basic credentials) and
