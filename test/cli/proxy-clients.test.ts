@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceService, startReferenceService } from '../../src/reference/service.js';
 import { runCli, startListeningCli } from '../helpers/cli.js';
 import { checkoutRequestJson } from '../helpers/exchanges.js';
+import { onPath } from '../helpers/peers.js';
+import { CLIENTS, startStandIn } from '../helpers/stand-in-service.js';
 
 // Many client teams through one proxy (--clients-by oauth): two clients with their own credentials,
 // one conformant and one building a checkout URL of its own (client.given-urls), and a third whose
@@ -238,5 +240,26 @@ describe('proxy --clients-by oauth', () => {
     const result = await runCli(['proxy', '--target', service.baseUrl, '--clients-by', 'cookie']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--clients-by takes oauth, basic, header:NAME .* or none, not "cookie"/);
+  });
+});
+
+describe.skipIf(!onPath('curl'))('proxy --clients-by oauth, intercepting (HTTPS_PROXY)', () => {
+  it('names the client of an unmodified client whose code holds the real host', async () => {
+    const standIn = await startStandIn();
+    try {
+      const session = await standIn.behindProxy(['sh', join(CLIENTS, 'shop.sh'), 'built-urls'], 'clients', {}, [
+        '--clients-by',
+        'oauth',
+      ]);
+      // Every intercepted exchange is the client's: its token was handed out through the proxy.
+      expect(new Set(session.recording.map((exchange) => (exchange as { client?: string }).client))).toEqual(
+        new Set(['shop']),
+      );
+      const clients = (session.results as { clients?: { clients: ClientShown[] } }).clients?.clients ?? [];
+      expect(verdictOf(clients, 'shop')?.failed).toContain('client.given-urls');
+      expect(JSON.stringify(session)).not.toContain('shop-secret-value');
+    } finally {
+      await standIn.close();
+    }
   });
 });
