@@ -184,6 +184,23 @@ describe('proxy --clients-by oauth', () => {
     for (const id of ['shop-good', 'shop-bad', 'unknown'])
       expect(verdictOf(again.clients.clients, id)).toEqual(verdictOf(results.clients.clients, id));
     expect(readFileSync(join(folder, 'offline.xml'), 'utf8')).toMatch(/<testsuite name="client shop-bad"/);
+    // The HAR names each entry's client too.
+    const fromHar = join(folder, 'from-har.json');
+    await runCli([
+      'validate',
+      join(folder, 'traffic.har'),
+      '--clients-by',
+      'oauth',
+      '--format',
+      'json',
+      '--skip',
+      'upload.',
+      '--json-report',
+      fromHar,
+    ]);
+    const harSplit = JSON.parse(readFileSync(fromHar, 'utf8')) as { clients: { clients: ClientShown[] } };
+    for (const id of ['shop-good', 'shop-bad', 'unknown'])
+      expect(verdictOf(harSplit.clients.clients, id)).toEqual(verdictOf(results.clients.clients, id));
 
     // No secret and no token anywhere: reports, recording, page, API answers, console.
     const everything = [allText(folder), ...shown].join('\n');
