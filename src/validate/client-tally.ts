@@ -1,3 +1,4 @@
+import { ownText } from '../findings/kept-copy.js';
 import type { ClientTestFailure, ClientVerdict } from '../findings/types.js';
 import type { Violation } from './exchange.js';
 
@@ -61,10 +62,10 @@ export class ClientTally {
         count.rules.set(violation.rule, failure);
       }
       failure.count += 1;
-      // Text of its own: a message may be a view of a body the session no longer holds.
       const message = `${violation.side}: ${violation.message}`;
+      // Kept for the session: text of its own, not a view of the body a message may quote.
       if (failure.messages.length < MESSAGES_KEPT && !failure.messages.includes(message))
-        failure.messages.push(message.length > 1000 ? `${message.slice(0, 1000)}…` : `${message}`);
+        failure.messages.push(ownText(message.length > 1000 ? `${message.slice(0, 1000)}…` : message));
     }
   }
 }
