@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type ClientsBy, UNKNOWN_CLIENT } from '../validate/client-tally.js';
+import { type ClientsBy, clientIdOf, UNKNOWN_CLIENT } from '../validate/client-tally.js';
 import type { Exchange, Headers } from '../validate/exchange.js';
 
 // Which client team an exchange belongs to (--clients-by). With `oauth`, the proxy watches the token
@@ -12,23 +12,12 @@ export type { ClientsBy };
 
 /** Tokens remembered at once; past it, the least recently used is forgotten. */
 export const TOKENS_KEPT = 10_000;
-/** Client ids are shown, in reports and on the page: one longer than this is cut. */
-export const CLIENT_ID_LIMIT = 200;
 /** How long a token lasts when its answer does not say (the real service's: four hours). */
 const DEFAULT_EXPIRY_S = 4 * 60 * 60;
 /** Header values told apart before they are mapped again rather than remembered. */
 const IDS_KEPT = 1000;
 
 const TOKEN_PATH = /\/oauth\/?$/;
-
-/** What a header's value says of the client: trimmed, on one line, cut to a length fit to show. */
-function clientIdOf(value: string | undefined): string | undefined {
-  const id = value
-    ?.replace(/\p{Cc}+/gu, ' ')
-    .trim()
-    .slice(0, CLIENT_ID_LIMIT);
-  return id ? id : undefined;
-}
 
 /** The user of Basic credentials, or undefined when the header holds none. */
 function basicUser(authorization: string | undefined): string | undefined {

@@ -2,7 +2,13 @@ import type { ExchangeKind } from '../contract/exchange-facts.js';
 import type { LineRef } from '../findings/types.js';
 import { summariseExchange } from '../http/exchange-summary.js';
 import { findingRedactor, redactText } from '../redaction/index.js';
-import { ClientTally, type ClientTallyData, mergeClientTallies } from '../validate/client-tally.js';
+import {
+  ClientTally,
+  type ClientTallyData,
+  clientIdOf,
+  mergeClientTallies,
+  UNKNOWN_CLIENT,
+} from '../validate/client-tally.js';
 import type { Exchange } from '../validate/exchange.js';
 import { answersOnly, isRefusalProbe } from '../validate/probe-refusal.js';
 import { mergeTallies, Tally, type TallyData } from '../validate/tally.js';
@@ -84,9 +90,11 @@ export class RecordingJudge {
         ? withRecordedFindings(exchange, (exchange as { violations?: unknown }).violations, sorted.judgement)
         : undefined;
       // The client the proxy named on the line (--clients-by); a line naming none is no one's.
-      const { client } = exchange as { client?: unknown };
+      // Read as untrusted as the rest of the line: on one line, cut to a length fit to show.
+      const named = (exchange as { client?: unknown }).client;
+      const client = typeof named === 'string' ? (clientIdOf(named) ?? UNKNOWN_CLIENT) : undefined;
       if (!recorded) {
-        if (typeof client === 'string') this.clients.record(client, false, []);
+        if (client !== undefined) this.clients.record(client, false, []);
         return;
       }
       // The suite's own refusals: what the recording says of their requests is not taken either.
@@ -99,7 +107,7 @@ export class RecordingJudge {
         { violations, tested: judged.tested, facts: judged.facts, read: judged.read },
         { at },
       );
-      if (typeof client === 'string') this.clients.record(client, true, violations);
+      if (client !== undefined) this.clients.record(client, true, violations);
     } catch (error) {
       // One exchange the core cannot judge (a recording of the wrong shape, say) must not cost the
       // verdict on all the others: it is skipped with a warning, like a line that does not parse.

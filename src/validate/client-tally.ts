@@ -24,6 +24,18 @@ export function clientsByName(by: ClientsBy): string {
   return by.kind === 'header' ? `header:${by.name}` : by.kind;
 }
 
+/** Client ids are shown, in reports and on the page: one longer than this is cut. */
+export const CLIENT_ID_LIMIT = 200;
+
+/** What a value says of the client: trimmed, on one line, cut to a length fit to show; undefined when empty. */
+export function clientIdOf(value: string | undefined): string | undefined {
+  const id = value
+    ?.replace(/\p{Cc}+/gu, ' ')
+    .trim()
+    .slice(0, CLIENT_ID_LIMIT);
+  return id ? id : undefined;
+}
+
 export interface ClientCount {
   exchanges: number;
   judged: number;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ClientIdentity, TOKENS_KEPT } from '../../src/control/client-identity.js';
 import { clientLabels, LABELLED_CLIENTS } from '../../src/control/client-labels.js';
+import { RecordingJudge } from '../../src/recording/recording-judge.js';
 import { ClientTally, clientVerdicts, mergeClientTallies } from '../../src/validate/client-tally.js';
 import type { Exchange } from '../../src/validate/exchange.js';
 
@@ -129,5 +130,21 @@ describe('client labels and tallies', () => {
     expect(shop?.failed[0]).toMatchObject({ rule: 'client.given-urls', count: 2, messages: ['request: built'] });
     expect(other).toMatchObject({ client: 'other-shop', passed: true });
     expect(clientVerdicts(a.data, false, new Set(['checkout.x']))[0]?.passed).toBe(true);
+  });
+
+  it('reads a recorded client as untrusted: on one line, cut to a length fit to show', () => {
+    const judge = new RecordingJudge('http://service.test/v2/');
+    const line = (client: unknown) =>
+      JSON.stringify({
+        request: { method: 'GET', url: 'http://service.test/elsewhere', headers: {} },
+        response: { status: 200, headers: {} },
+        client,
+      });
+    judge.judgeLine(line(`team\u001b[31m${'x'.repeat(500)}`), { file: 0, line: 1 });
+    judge.judgeLine(line({ not: 'a string' }), { file: 0, line: 2 });
+    const [client, ...others] = [...judge.finish().clients.keys()];
+    expect(others).toEqual([]);
+    expect(client).toHaveLength(200);
+    expect(client).toMatch(/^team \[31mx+$/);
   });
 });
