@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { type ClientsBy, clientIdOf, UNKNOWN_CLIENT } from '../validate/client-tally.js';
 import type { Exchange, Headers } from '../validate/exchange.js';
 
@@ -34,7 +34,8 @@ function basicUser(authorization: string | undefined): string | undefined {
   }
 }
 
-const digest = (token: string) => createHash('sha256').update(token).digest('base64url');
+// One-shot hashing: a third of what a Hash object costs, paid on every request with a bearer token.
+const digest = (token: string) => hash('sha256', token, 'base64url');
 
 interface Handed {
   client: string;
