@@ -74,9 +74,11 @@ export class ClientTally {
         count.rules.set(violation.rule, failure);
       }
       failure.count += 1;
+      // Made only while there is room: a rule broken on every request costs a count, not a string.
+      if (failure.messages.length >= MESSAGES_KEPT) continue;
       const message = `${violation.side}: ${violation.message}`;
       // Kept for the session: text of its own, not a view of the body a message may quote.
-      if (failure.messages.length < MESSAGES_KEPT && !failure.messages.includes(message))
+      if (!failure.messages.includes(message))
         failure.messages.push(ownText(message.length > 1000 ? `${message.slice(0, 1000)}…` : message));
     }
   }
