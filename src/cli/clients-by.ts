@@ -1,4 +1,3 @@
-import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
 import type { ClientsBy } from '../validate/client-tally.js';
 
@@ -7,14 +6,13 @@ import type { ClientsBy } from '../validate/client-tally.js';
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-export function clientsByOption<T>(y: Argv<T>) {
-  return y.option('clients-by', {
-    type: 'string',
-    default: 'none',
-    describe:
-      'Tell client teams apart, each with its own verdict: oauth (the client_id that obtained the bearer token), basic (the Basic user), header:NAME (that request header), none',
-  });
-}
+/** The option's declaration: `.option('clients-by', CLIENTS_BY_OPTION)`. */
+export const CLIENTS_BY_OPTION = {
+  type: 'string',
+  default: 'none',
+  describe:
+    'Tell client teams apart, each with its own verdict: oauth (the client_id that obtained the bearer token), basic (the Basic user), header:NAME (that request header), none',
+} as const;
 
 /** The option's value, checked: a bad one is one line and exit 2. */
 export function parseClientsBy(value: string | undefined): ClientsBy {

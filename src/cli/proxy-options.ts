@@ -1,10 +1,10 @@
 import type { Argv } from 'yargs';
-import { clientsByOption } from './clients-by.js';
+import { CLIENTS_BY_OPTION } from './clients-by.js';
 
 // The options of `print-conformance proxy`, apart from what it does with them.
 
 export function proxyOptions(y: Argv) {
-  return clientsByOption(y)
+  return y
     .usage(
       "$0 proxy --target URL [options] [-- COMMAND [ARGS…]]\n\nA recording, validating reverse proxy. With \"-- COMMAND\", runs COMMAND with PRINT_CONFORMANCE_PROXY_URL set to the proxy's URL and stops when it exits: the exit code is COMMAND's when not 0, else the proxy's verdict.",
     )
@@ -139,6 +139,7 @@ export function proxyOptions(y: Argv) {
       describe:
         'The control API and live page (/__print-conformance/) answer clients on this machine only; with a token, anyone sending Authorization: Bearer TOKEN (or ?token=TOKEN) (env PRINT_CONFORMANCE_PROXY_CONTROL_TOKEN)',
     })
+    .option('clients-by', CLIENTS_BY_OPTION)
     .option('report-dir', {
       type: 'string',
       default: 'reports',

@@ -5,7 +5,7 @@ import { UsageError } from '../findings/usage-error.js';
 import { FAULT_LIST, OPERATION_HELP, parseFault } from '../reference/faults.js';
 import type { ReferenceService } from '../reference/service.js';
 import { parseByteSize } from './byte-size.js';
-import { clientsByOption, parseClientsBy } from './clients-by.js';
+import { CLIENTS_BY_OPTION, parseClientsBy } from './clients-by.js';
 import { portOption } from './number-option.js';
 import { withSettings } from './settings.js';
 
@@ -66,7 +66,7 @@ export function serveCommand(yargs: Argv) {
     'Start the embedded reference service (JSON and XML, as the real service speaks them, with the payment screen behind PaymentUrl)',
     (y) =>
       withSettings(
-        clientsByOption(y)
+        y
           .option('port', { type: 'number', default: 0, describe: 'Port to listen on (0: any free port)' })
           .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
           .option('max-upload', {
@@ -109,6 +109,7 @@ export function serveCommand(yargs: Argv) {
             describe:
               'The control API and live page (/__print-conformance/) answer clients on this machine only; with a token, anyone sending Authorization: Bearer TOKEN (env PRINT_CONFORMANCE_SERVE_CONTROL_TOKEN)',
           })
+          .option('clients-by', CLIENTS_BY_OPTION)
           .option('webhook-url', {
             type: 'string',
             array: true,

@@ -3,7 +3,7 @@ import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
 import { clientsByName, clientVerdicts } from '../validate/client-tally.js';
 import type { TallyData } from '../validate/tally.js';
-import { clientsByOption, parseClientsBy } from './clients-by.js';
+import { CLIENTS_BY_OPTION, parseClientsBy } from './clients-by.js';
 import { stopOnInterrupt } from './interrupt.js';
 import { withReportOptions } from './report-options.js';
 import { selectedRules } from './rule-selection.js';
@@ -79,7 +79,7 @@ export function validateCommand(yargs: Argv) {
     'Validate recorded traffic offline: NDJSON recordings of the proxy and HAR 1.2 files',
     (y) =>
       withSettings(
-        clientsByOption(withReportOptions(y))
+        withReportOptions(y)
           .positional('files', {
             // Required: an empty default would only contradict that in --help.
             default: undefined,
@@ -111,6 +111,7 @@ export function validateCommand(yargs: Argv) {
             describe:
               'Worker threads that judge (default: 1 for small recordings, one per core up to 4 for large ones)',
           })
+          .option('clients-by', CLIENTS_BY_OPTION)
           .option('shard', {
             type: 'string',
             describe:
