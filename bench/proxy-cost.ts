@@ -55,6 +55,8 @@ const ALL_SCENARIOS = [
   },
 ] as const;
 const THIS_PROXY = 'print-conformance proxy';
+/** This proxy with --clients-by oauth (BENCH_WAYS=proxy,proxy-clients): every way's requests then carry a bearer token obtained through it. */
+const CLIENTS_PROXY = 'print-conformance proxy-clients';
 const BASE_PROXY = 'print-conformance proxy (base)';
 /** The same build with --admin-port, scraped as Prometheus would: what counting costs an exchange. */
 const ADMIN_PROXY = 'print-conformance proxy (admin port)';
@@ -97,7 +99,12 @@ async function startProcess(
   return { child, url: (ready.exec(out)?.[1] ?? '').replace(/\/?$/, '/') };
 }
 
-function load(url: string, scenario: (typeof ALL_SCENARIOS)[number], duration = SECONDS) {
+function load(
+  url: string,
+  scenario: (typeof ALL_SCENARIOS)[number],
+  duration = SECONDS,
+  extraHeaders: Record<string, string> = {},
+) {
   return new Promise<autocannon.Result>((resolve, reject) => {
     autocannon(
       {
@@ -106,7 +113,7 @@ function load(url: string, scenario: (typeof ALL_SCENARIOS)[number], duration = 
         overallRate: RATE,
         duration,
         method: scenario.method,
-        headers: scenario.headers,
+        headers: { ...scenario.headers, ...extraHeaders },
         body: 'body' in scenario ? scenario.body : undefined,
       },
       (error, result) => (error ? reject(error) : resolve(result)),
@@ -126,7 +133,7 @@ export async function benchProxyCost() {
   writeFileSync(openapi, JSON.stringify(openApiDocument()));
 
   const children: ChildProcess[] = [];
-  const ways: { way: string; base: string; pid?: number }[] = [];
+  const ways: { way: string; base: string; pid?: number; headers?: Record<string, string> }[] = [];
   /** Resident memory of each proxy once it listens, before any request, MiB. */
   const rssAtStartMiB: Record<string, number> = {};
   try {
@@ -144,6 +151,9 @@ export async function benchProxyCost() {
       { way: THIS_PROXY, bin: undefined, extra: [] as string[] },
       { way: ADMIN_PROXY, bin: undefined, extra: ['--admin-port', '0'] },
       ...(BASE_BIN ? [{ way: BASE_PROXY, bin: BASE_BIN, extra: [] as string[] }] : []),
+      ...(WAYS?.includes('proxy-clients')
+        ? [{ way: CLIENTS_PROXY, bin: undefined, extra: ['--clients-by', 'oauth'] }]
+        : []),
     ].filter(({ way }) => wanted(way));
     for (const { way, bin, extra } of proxies) {
       const started = await startListening(
@@ -191,11 +201,22 @@ export async function benchProxyCost() {
         process.stderr.write(`prism could not be started: ${(error as Error).message}\n`);
       }
 
+    // With the clients way, every way's requests carry a bearer token it handed out: the same headers for all.
+    if (ways.some(({ way }) => way === CLIENTS_PROXY))
+      for (const way of ways) {
+        const answer = await request(`${way.base}oauth`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'grant_type=client_credentials&client_id=bench-shop&client_secret=bench-secret',
+        });
+        const { access_token } = (await answer.body.json()) as { access_token: string };
+        way.headers = { authorization: `Bearer ${access_token}` };
+      }
     const rows: Record<string, unknown>[] = [];
     const loadAverages: string[] = [];
     for (const scenario of SCENARIOS) {
       const rounds = new Map<string, Record<string, unknown>[]>(ways.map(({ way }) => [way, []]));
-      for (const { base } of ways) await load(`${base}${checkoutPath}`, scenario, WARM_UP_SECONDS);
+      for (const { base, headers } of ways) await load(`${base}${checkoutPath}`, scenario, WARM_UP_SECONDS, headers);
       for (let round = 0; round < ROUNDS; round += 1) {
         loadAverages.push(
           loadavg()
@@ -203,9 +224,9 @@ export async function benchProxyCost() {
             .join(' '),
         );
         // Every other round the other way round: neither way always follows the same one.
-        for (const { way, base, pid } of round % 2 === 0 ? ways : [...ways].reverse()) {
+        for (const { way, base, pid, headers } of round % 2 === 0 ? ways : [...ways].reverse()) {
           const cpuBefore = pid ? processCpuMs(pid) : 0;
-          const result = await load(`${base}${checkoutPath}`, scenario);
+          const result = await load(`${base}${checkoutPath}`, scenario, SECONDS, headers);
           // CPU per request of the proxy process: steadier than req/s when the load generator shares the cores.
           const cpuUsPerRequest = pid
             ? Math.round(((processCpuMs(pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total))
@@ -258,6 +279,10 @@ export async function benchProxyCost() {
             cpuVsBase: ratio(cpuOf(name, THIS_PROXY), cpuOf(name, BASE_PROXY)),
           }
         : {}),
+      // --clients-by oauth over none: CPU per request (≤ 1.03 is within 3%).
+      ...(ways.some(({ way }) => way === CLIENTS_PROXY)
+        ? { cpuClientsVsProxy: ratio(cpuOf(name, CLIENTS_PROXY), cpuOf(name, THIS_PROXY)) }
+        : {}),
     }));
     return {
       connections: CONNECTIONS,
@@ -282,7 +307,7 @@ export async function benchProxyCost() {
   }
 }
 
-// Alone: `npx tsx bench/proxy-cost.ts` (BENCH_BASE, BENCH_WAYS, BENCH_SCENARIOS, BENCH_SECONDS, BENCH_ROUNDS, BENCH_RATE, BENCH_PIN, BENCH_SCRAPE_MS).
+// Alone: `npx tsx bench/proxy-cost.ts` (BENCH_BASE, BENCH_WAYS (proxy-clients: --clients-by oauth; proxy-admin: --admin-port), BENCH_SCENARIOS, BENCH_SECONDS, BENCH_ROUNDS, BENCH_RATE, BENCH_PIN, BENCH_SCRAPE_MS).
 if (import.meta.url === `file://${process.argv[1]}`) {
   const measured = await benchProxyCost();
   console.table(measured.rows);

@@ -87,6 +87,7 @@ export function newFlight(head: MessageHead, admitted: AdmittedRequest, context:
   const test = context.testOf?.(headers);
   // The test's name is the proxy's to read: neither the target nor the recording's headers get it.
   if (headers[TEST_HEADER] !== undefined) delete headers[TEST_HEADER];
+  const client = context.clientOf?.(headers);
   const exchange: RecordedExchange = {
     id: randomUUID(),
     startedAt: new Date().toISOString(),
@@ -94,6 +95,7 @@ export function newFlight(head: MessageHead, admitted: AdmittedRequest, context:
     violations: [],
   };
   if (test !== undefined) exchange.test = test;
+  if (client !== undefined) exchange.client = client;
   return {
     exchange,
     started: performance.now(),

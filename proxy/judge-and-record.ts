@@ -2,12 +2,15 @@
 // it, tallies it, puts it on the live page and the client test's verdict, and logs what broke.
 // Apart from proxy-server.ts, which wires the session together, since these are the two steps
 // every exchange takes, and the judgement must travel from one to the other.
+
+import type { ClientIdentity } from '../src/control/client-identity.js';
 import type { ExchangeFeed } from '../src/control/exchange-feed.js';
 import type { TestVerdicts } from '../src/control/test-verdicts.js';
 import { splitObservations } from '../src/findings/observations.js';
 import type { OperationsLog } from '../src/operations/log.js';
 import type { OperationsMetrics } from '../src/operations/metrics.js';
 import type { SessionRedaction } from '../src/redaction/index.js';
+import type { ClientTally } from '../src/validate/client-tally.js';
 import type { Exchange } from '../src/validate/exchange.js';
 import type { Judgement } from '../src/validate/index.js';
 import { judgeTraffic, type TrafficJudgement, type TrafficState } from '../src/validate/traffic.js';
@@ -24,6 +27,8 @@ export interface JudgeAndRecordOptions {
   recorder: Recorder;
   feed: ExchangeFeed;
   tests: TestVerdicts;
+  /** --clients-by: who each exchange's client is, and the tally keyed by client. */
+  clients?: { identity: ClientIdentity; tally: ClientTally } | undefined;
   log: (line: string) => void;
   events: OperationsLog;
   metrics?: OperationsMetrics | undefined;
@@ -51,7 +56,7 @@ function requestLine(exchange: Exchange): string {
 
 /** The context's judge, record and refused steps for one proxy session. */
 export function judgeAndRecord(options: JudgeAndRecordOptions): Pick<ProxyContext, 'judge' | 'record' | 'refused'> {
-  const { state, session, traffic, recorder, feed, tests, log, events, metrics } = options;
+  const { state, session, traffic, recorder, feed, tests, clients, log, events, metrics } = options;
   const redact = session.exchange;
   // The tally takes each exchange's judgement from its one judging on the way through. Every
   // exchange is recorded in the same turn as its last judging, so the last judgement made is its
@@ -102,6 +107,11 @@ export function judgeAndRecord(options: JudgeAndRecordOptions): Pick<ProxyContex
     const recorded: RecordedExchange = exchange;
     recorded.violations = shown;
     recorded.observations = observations;
+    // A token call names its client, and the token it hands out is that client's: read before redaction hides both.
+    if (clients) {
+      clients.identity.learn(recorded);
+      if (recorded.client !== undefined) clients.tally.record(recorded.client, judged, found);
+    }
     const redacted = redact(recorded);
     // The live page and the control API read what the recording holds, findings and all.
     feed.push(redacted, judged, exchange.test, recorder.record(redacted));

@@ -17,6 +17,8 @@ export interface ProxyContext {
   control?: ControlPlane;
   /** The client test a request belongs to, from its head (see ControlPlane.testOf). */
   testOf?(headers: Headers): string | undefined;
+  /** The client team a request belongs to (--clients-by), from its head; its header removed when it is the proxy's. */
+  clientOf?(headers: Headers): string | undefined;
   /** The forward proxy on the same port (CONNECT, absolute-form requests). */
   door?: ForwardDoor;
   /** The context of intercepted requests: paths unchanged under the target's origin, nothing rewritten. */

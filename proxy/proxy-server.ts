@@ -1,5 +1,7 @@
 import { createServer, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { ClientIdentity, type ClientsBy } from '../src/control/client-identity.js';
+import { clientLabels } from '../src/control/client-labels.js';
 import { ControlPlane, DEFAULT_MAX_STREAMS } from '../src/control/control-plane.js';
 import { ExchangeFeed } from '../src/control/exchange-feed.js';
 import { RefusedHandshakes } from '../src/control/refused-handshakes.js';
@@ -12,6 +14,8 @@ import { type SessionNames, sessionRedaction } from '../src/redaction/index.js';
 import { HostContexts } from '../src/tls/host-contexts.js';
 import { caDirectory, existingCaCertificate, loadOrCreateCa } from '../src/tls/local-ca.js';
 import { upstreamTrust } from '../src/tls/trust.js';
+import { ClientTally, clientVerdicts } from '../src/validate/client-tally.js';
+import type { Headers } from '../src/validate/exchange.js';
 import { TrafficState } from '../src/validate/traffic.js';
 import { ClientConnection } from './client-connection.js';
 import { ConnectionLimit } from './connection-limit.js';
@@ -73,6 +77,8 @@ export interface ProxyOptions {
   controlToken?: string;
   /** Which client addresses are this machine's, and may reach other hosts through the proxy (default: loopback). */
   localClient?: (address: string | undefined) => boolean;
+  /** --clients-by: how an exchange's client team is told (default none). */
+  clientsBy?: ClientsBy;
   log?: (line: string) => void;
   /** The session's log events (json mode's events; in text mode, `log`'s lines as ever). */
   events?: OperationsLog;
@@ -90,6 +96,9 @@ export interface ProxyHandle {
   control: ControlPlane;
   feed: ExchangeFeed;
   tests: TestVerdicts;
+  /** --clients-by: each client team's tally (empty without it), and the bounded metrics label of a client id. */
+  clients: ClientTally;
+  clientLabel: (client: string) => string;
   /** Gives the control API the session's verdicts so far (the CLI knows how they are reckoned). */
   verdicts(source: () => unknown): void;
   /** Stops accepting, lets exchanges in flight finish, flushes the recording. */
@@ -136,10 +145,16 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   // What the live page keeps is memory held like bodies: charged to the same budget.
   const feed = new ExchangeFeed(undefined, undefined, budget);
   const tests = new TestVerdicts(options.strict);
+  const clientTally = new ClientTally();
+  const identity =
+    options.clientsBy && options.clientsBy.kind !== 'none'
+      ? new ClientIdentity(options.clientsBy, session.text)
+      : undefined;
   const handshakes = new RefusedHandshakes();
   const control = new ControlPlane({
     feed,
     tests,
+    ...(identity ? { clients: () => clientVerdicts(clientTally.data, options.strict ?? false) } : {}),
     handshakes,
     title: `print-conformance proxy for ${target.href}`,
     targetBase: target.href,
@@ -217,6 +232,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       recorder,
       feed,
       tests,
+      clients: identity ? { identity, tally: clientTally } : undefined,
       log,
       events,
       metrics,
@@ -237,6 +253,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     passedOn: (authority) => traffic.passedOn(`${authority.host}:${authority.port}`),
     control,
     testOf: (headers) => control.testOf(headers),
+    ...(identity ? { clientOf: (headers: Headers) => identity.of(headers) } : {}),
     localClient: options.localClient ?? isLoopback,
     release: (connection) => connections.delete(connection as ClientConnection),
   };
@@ -323,6 +340,8 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     control,
     feed,
     tests,
+    clients: clientTally,
+    clientLabel: clientLabels(),
     verdicts: (source) => control.setVerdicts(source),
     close: async () => {
       clearInterval(sweep);

@@ -23,6 +23,8 @@ export type RecordedExchange = Exchange & {
   proxyStatus?: number;
   /** The client test it belongs to (the print-conformance-test header, or the test named through the control API). */
   test?: string;
+  /** The client team it belongs to (--clients-by): an id, never a credential. */
+  client?: string;
 };
 
 /** The HAR document up to its first entry; `_target` names the proxy's target, so validate needs no --base-url. */

@@ -17,6 +17,7 @@ import {
 import { terminalText } from '../report/terminal-text.js';
 import type { VerdictContext } from '../validate/verdicts.js';
 import { parseByteSize } from './byte-size.js';
+import { parseClientsBy } from './clients-by.js';
 import { parseConnectTo, parseIntercept, readTargetCa } from './interception-options.js';
 import { numberOption, portOption } from './number-option.js';
 import { operationsOptions, operationsSettings, startSessionOperations } from './operations-options.js';
@@ -86,6 +87,7 @@ function proxySettings(argv: ProxyArgs, selected: Set<string>): Omit<ProxyOption
     targetCa: argv['target-ca'] ? readTargetCa(argv['target-ca']) : undefined,
     caDir: argv['ca-dir'] ? resolve(argv['ca-dir']) : undefined,
     controlToken: argv['control-token'] || undefined,
+    clientsBy: parseClientsBy(argv['clients-by']),
   };
 }
 
@@ -216,6 +218,9 @@ export function proxyCommand(yargs: Argv) {
         traffic: proxy.traffic,
         recordingFailure: proxy.recordingFailure(),
         clientTests: proxy.tests.all(),
+        ...(settings.clientsBy?.kind !== 'none'
+          ? { clients: { by: settings.clientsBy, tally: proxy.clients.data } }
+          : {}),
       });
       reporting
         .then(([{ proxyVerdict }]) =>

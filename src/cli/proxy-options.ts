@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { CLIENTS_BY_OPTION } from './clients-by.js';
 
 // The options of `print-conformance proxy`, apart from what it does with them.
 
@@ -144,6 +145,7 @@ export function proxyOptions(y: Argv) {
       describe:
         'The control API and live page (/__print-conformance/) answer clients on this machine only; with a token, anyone sending Authorization: Bearer TOKEN (or ?token=TOKEN) (env PRINT_CONFORMANCE_PROXY_CONTROL_TOKEN)',
     })
+    .option('clients-by', CLIENTS_BY_OPTION)
     .option('report-dir', {
       type: 'string',
       default: 'reports',
@@ -179,6 +181,10 @@ export function proxyOptions(y: Argv) {
     .example(
       '$0 proxy --target https://test.printapi.nl/v2/ --record traffic.ndjson -- php tests/run.php',
       'an unmodified client whose code holds the real host: it sends through the proxy (HTTPS_PROXY) and trusts its local CA',
+    )
+    .example(
+      '$0 proxy --target https://sandbox.example.com/v2/ --clients-by oauth',
+      'one proxy for many client teams: a verdict per OAuth client_id (api/clients, results.json, JUnit)',
     )
     .example(
       '$0 proxy --target https://test.example.com/v2/ -- npm test',

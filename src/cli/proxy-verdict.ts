@@ -4,6 +4,7 @@ import { consoleSummary } from '../report/console-summary.js';
 import { markdownSummary } from '../report/markdown-summary.js';
 import { runResult } from '../report/run-result.js';
 import { commandLine } from '../report/traffic-lines.js';
+import { type ClientsBy, type ClientTallyData, clientsByName, clientVerdicts } from '../validate/client-tally.js';
 import { exitCodeOf, type VerdictContext, verdictsOf } from '../validate/verdicts.js';
 
 // The end of a proxy session in the one status model: the verdict of every rule from the traffic
@@ -28,6 +29,8 @@ export interface SessionFacts {
   command?: WrappedCommand;
   /** The verdicts of the client's own tests, when its traffic named them. */
   clientTests?: ClientTestVerdict[];
+  /** --clients-by: how clients were told apart, and the tally keyed by client. */
+  clients?: { by: ClientsBy | undefined; tally: ClientTallyData };
   /** The variables set for the command so that its HTTP stack goes through the proxy (none: --no-client-env). */
   clientEnvironment?: string[];
   /** The width of the terminal the table goes to, if it goes to one (see terminalWidth). */
@@ -89,6 +92,14 @@ export function proxyVerdict(facts: SessionFacts): ProxyVerdict {
     ...(facts.command ? { command: { ...facts.command, verdict: ownCode } } : {}),
     ...(facts.command || exitCode !== exitCodeOf(rules) ? { exitCode } : {}),
     ...(facts.clientTests ? { clientTests: facts.clientTests } : {}),
+    ...(facts.clients?.by
+      ? {
+          clients: {
+            by: clientsByName(facts.clients.by),
+            clients: clientVerdicts(facts.clients.tally, context.strict),
+          },
+        }
+      : {}),
   });
   const notReached = traffic.notReachedLines();
   const counts = [`${traffic.seen} exchanges`, `${traffic.reached} answered by the target`];

@@ -6,6 +6,7 @@ import { redactText } from '../redaction/index.js';
 import { FAULT_LIST, OPERATION_HELP, parseFault } from '../reference/faults.js';
 import type { ReferenceService } from '../reference/service.js';
 import { parseByteSize } from './byte-size.js';
+import { CLIENTS_BY_OPTION, parseClientsBy } from './clients-by.js';
 import { portOption } from './number-option.js';
 import { operationsOptions, operationsSettings, startSessionOperations } from './operations-options.js';
 import { withSettings } from './settings.js';
@@ -110,6 +111,7 @@ export function serveCommand(yargs: Argv) {
             describe:
               'The control API and live page (/__print-conformance/) answer clients on this machine only; with a token, anyone sending Authorization: Bearer TOKEN (env PRINT_CONFORMANCE_SERVE_CONTROL_TOKEN)',
           })
+          .option('clients-by', CLIENTS_BY_OPTION)
           .option('webhook-url', {
             type: 'string',
             array: true,
@@ -179,7 +181,7 @@ export function serveCommand(yargs: Argv) {
           publicUrl,
           faults,
           tls,
-          control: { token: argv['control-token'] || undefined },
+          control: { token: argv['control-token'] || undefined, clientsBy: parseClientsBy(argv['clients-by']) },
           // Browsers reach it by the names it knows alone (DNS rebinding): others are named here.
           allowedHosts: (argv['allowed-host'] ?? []).map(String),
           webhooks: {

@@ -1,7 +1,9 @@
 import { basename } from 'node:path';
 import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
+import { clientsByName, clientVerdicts } from '../validate/client-tally.js';
 import type { TallyData } from '../validate/tally.js';
+import { CLIENTS_BY_OPTION, parseClientsBy } from './clients-by.js';
 import { stopOnInterrupt } from './interrupt.js';
 import { withReportOptions } from './report-options.js';
 import { selectedRules } from './rule-selection.js';
@@ -109,6 +111,7 @@ export function validateCommand(yargs: Argv) {
             describe:
               'Worker threads that judge (default: 1 for small recordings, one per core up to 4 for large ones)',
           })
+          .option('clients-by', CLIENTS_BY_OPTION)
           .option('shard', {
             type: 'string',
             describe:
@@ -119,7 +122,11 @@ export function validateCommand(yargs: Argv) {
             '$0 validate session.har --base-url https://api.example.com/v2/',
             'judge the interface calls of a browser HAR',
           )
-          .example('$0 validate session.har --only checkout.', 'judge the checkout exchanges of a browser HAR'),
+          .example('$0 validate session.har --only checkout.', 'judge the checkout exchanges of a browser HAR')
+          .example(
+            '$0 validate traffic.ndjson --clients-by oauth',
+            'a verdict per client team, from the client the proxy (--clients-by) named on each line',
+          ),
         'validate',
       ),
     async (argv) => {
@@ -138,6 +145,7 @@ export function validateCommand(yargs: Argv) {
           ? (lines: number) => process.stderr.write(`${lines} lines read…\n`)
           : undefined;
       const shard = shardOf(argv.shard);
+      const clientsBy = parseClientsBy(argv['clients-by']);
       clearPreviousReports(argv);
       const interrupt = stopOnInterrupt('validate', argv['report-dir']);
       const base = argv['base-url'] === undefined ? undefined : serviceBaseOf(argv['base-url']);
@@ -178,7 +186,20 @@ export function validateCommand(yargs: Argv) {
         rules: shard ? shardVerdicts(verdictsOf(tally, context)) : verdictsOf(tally, context),
         tally,
         ...(shard ? { shard: { k: shard.index, n: shard.count, recordings: await recordingsNamed(files) } } : {}),
+        // The split is the one the proxy made: each line names its client (tokens are redacted in recordings).
+        ...(clientsBy.kind !== 'none'
+          ? {
+              clients: {
+                by: clientsByName(clientsBy),
+                clients: clientVerdicts(judged.clients, argv.strict, selected),
+              },
+            }
+          : {}),
       });
+      if (clientsBy.kind !== 'none' && judged.clients.size === 0 && !argv.quiet)
+        process.stderr.write(
+          'warning: no exchange of these recordings names its client; record them with proxy --clients-by\n',
+        );
       writeResultReports(result, argv, { recordings: files });
       const skipped = judged.warnings.length;
       // Every exchange read, judged or counted apart (order answers, what is not the interface).

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { ClientVerdict } from '../findings/types.js';
 import { fromAnotherSite } from '../http/request-site.js';
 import { sameSecret } from '../http/same-secret.js';
 import type { Headers } from '../validate/exchange.js';
@@ -55,6 +56,8 @@ export interface ControlOptions {
   setOrderStatus?: (orderId: string, status: string) => { status: 200 | 404; message?: string };
   /** serve only: the webhook calls made so far. */
   webhooks?: () => readonly WebhookCallShown[];
+  /** --clients-by: each client team's verdict so far (absent: the session tells no clients apart). */
+  clients?: () => readonly ClientVerdict[];
   /** Event streams open at once; more are answered 503 (default 32). */
   maxStreams?: number;
 }
@@ -95,7 +98,7 @@ function allowedMethods(path: string, payments: boolean): string | undefined {
   if (payments && /^api\/orders\/[^/]+\/status$/.test(path)) return 'POST';
   if (payments && path === 'api/webhooks') return 'GET, HEAD';
   if (
-    /^(?:|index\.html|exchanges\/\d+(?:\/request-body)?|api\/(?:events|exchanges|exchanges\/\d+|handshakes|har|verdicts|tests\/.+))$/.test(
+    /^(?:|index\.html|exchanges\/\d+(?:\/request-body)?|api\/(?:events|exchanges|exchanges\/\d+|handshakes|har|verdicts|clients|tests\/.+))$/.test(
       path,
     )
   )
@@ -167,6 +170,7 @@ export class ControlPlane {
         rule: query.get('rule') ?? undefined,
         status: query.get('status') ?? undefined,
         test: query.get('test') ?? undefined,
+        client: query.get('client') ?? undefined,
         q: query.get('q') ?? undefined,
       };
       const items = feed.heldItems();
@@ -179,6 +183,7 @@ export class ControlPlane {
           nonce,
           rules,
           tests: tests.all(),
+          ...(this.options.clients ? { clients: this.options.clients() } : {}),
           last: feed.last,
           ...(verdicts?.summary ? { verdict: verdicts.summary } : {}),
           ...(this.options.webhooks ? { webhooks: this.options.webhooks() } : {}),
@@ -228,6 +233,16 @@ export class ControlPlane {
         count: this.options.handshakes?.count ?? 0,
         handshakes: this.options.handshakes?.all() ?? [],
       });
+    if (get && path === 'api/clients') {
+      if (!this.options.clients) return problem(404, 'this session tells no clients apart (see --clients-by)');
+      return json(200, { clients: this.options.clients() });
+    }
+    const client = query.get('client');
+    if (get && path === 'api/verdicts' && client !== null) {
+      if (!this.options.clients) return problem(404, 'this session tells no clients apart (see --clients-by)');
+      const verdict = this.options.clients().find((c) => c.client === client);
+      return verdict ? json(200, verdict) : problem(404, `no exchange of client ${JSON.stringify(client)} was seen`);
+    }
     if (get && path === 'api/verdicts') {
       const verdicts = this.options.verdicts?.();
       return verdicts === undefined ? problem(404, 'no verdicts here') : json(200, verdicts);

@@ -26,6 +26,8 @@ export interface FeedEntry {
   url: string;
   status?: number;
   test?: string;
+  /** The client team it belongs to (--clients-by). */
+  client?: string;
   /** From the request's start to the answer's end. */
   durationMs?: number;
   /** From the request's start to the answer's head. */
@@ -94,6 +96,8 @@ function entryOf(seq: number, held: Omit<Held, 'line' | 'weight'>, exchange: Wit
   else {
     if (exchange.response) entry.status = exchange.response.status;
     if (held.test !== undefined) entry.test = held.test;
+    const { client } = exchange as { client?: unknown };
+    if (typeof client === 'string') entry.client = client;
     if (exchange.durationMs !== undefined) entry.durationMs = exchange.durationMs;
     if (exchange.headMs !== undefined) entry.headMs = exchange.headMs;
     entry.requestBytes = exchange.request.body?.size ?? 0;

@@ -19,6 +19,7 @@ export function listScript(shownRows: number): string {
   const matches = (e, f) => {
     if (f.rule && !e.violations.some((v) => v.rule.startsWith(f.rule))) return false;
     if (f.test && e.test !== f.test) return false;
+    if (f.client && e.client !== f.client) return false;
     if (f.q && found && !found.has(e.seq)) return false;
     const broken = e.violations.some((v) => v.severity !== 'observe');
     if (f.status === 'broken') return broken;
@@ -30,7 +31,7 @@ export function listScript(shownRows: number): string {
   const cell = (tr, text, cls) => { const td = tr.insertCell(); td.textContent = text; if (cls) td.className = cls; return td; };
   const addOption = (name, value) => {
     const select = form.elements[name];
-    if (!value || [...select.options].some((o) => o.value === value)) return;
+    if (!select || !value || [...select.options].some((o) => o.value === value)) return;
     const option = new Option(value, value);
     const after = [...select.options].slice(1).find((o) => name === 'rule' && o.value > value);
     select.add(option, after ?? null);
@@ -59,6 +60,7 @@ export function listScript(shownRows: number): string {
     }
     for (const v of e.violations) addOption('rule', v.rule);
     addOption('test', e.test);
+    addOption('client', e.client);
     tr.hidden = !matches(e, filters());
     return tr;
   };
@@ -81,6 +83,7 @@ export function listScript(shownRows: number): string {
   };
   const verdict = document.getElementById('verdict');
   const tests = document.getElementById('tests');
+  const clients = document.getElementById('clients');
   let refreshing = null;
   const refresh = async () => {
     refreshing = null;
@@ -105,6 +108,21 @@ export function listScript(shownRows: number): string {
         return li;
       });
       tests.replaceChildren(...items);
+    }
+    const told = clients ? await fetch(api('api/clients')) : null;
+    if (told?.ok) {
+      const items = (await told.json()).clients.map((c) => {
+        const li = document.createElement('li');
+        const shown = c.judged > 0;
+        li.className = !shown ? 'muted' : c.passed ? 'good' : 'bad';
+        li.dataset.client = c.client;
+        li.textContent = !shown
+          ? '· client ' + c.client + ' (' + c.exchanges + '): no exchange of the interface'
+          : (c.passed ? '✓ client ' : '✗ client ') + c.client + ' (' + c.exchanges + ')' + (c.passed ? '' : ': ' + c.failed.map((r) => r.rule).join(' '));
+        addOption('client', c.client);
+        return li;
+      });
+      clients.replaceChildren(...items);
     }
   };
   const webhooks = document.querySelector('#webhooks tbody');

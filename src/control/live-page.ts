@@ -1,5 +1,5 @@
 import { escapeXml } from '../contract/xml-writer.js';
-import type { ClientTestVerdict } from '../findings/types.js';
+import type { ClientTestVerdict, ClientVerdict } from '../findings/types.js';
 import type { FeedEntry, FeedItem } from './exchange-feed.js';
 import { listScript } from './live-page-script.js';
 import { STYLE } from './live-page-style.js';
@@ -18,6 +18,8 @@ export interface ListFilters {
   /** "2xx", "4xx", "5xx", "broken", "clean" or "" for all. */
   status?: string;
   test?: string;
+  /** The client team (--clients-by). */
+  client?: string;
   /** Text the URL, a header or a (redacted) body holds, in any case. */
   q?: string;
 }
@@ -68,6 +70,7 @@ export function holdsText(item: FeedItem, query: string): boolean {
 export function matches(entry: FeedEntry, filters: ListFilters): boolean {
   if (filters.rule && !entry.violations.some((v) => v.rule.startsWith(filters.rule as string))) return false;
   if (filters.test && entry.test !== filters.test) return false;
+  if (filters.client && entry.client !== filters.client) return false;
   const status = filters.status ?? '';
   if (status === 'broken') return entry.violations.some((v) => v.severity !== 'observe');
   if (status === 'clean') return !entry.violations.some((v) => v.severity !== 'observe');
@@ -154,6 +157,15 @@ function testItems(tests: readonly ClientTestVerdict[]): string {
   return tests.map(testItem).join('');
 }
 
+/** A client team's pass or fail so far, as api/clients tells it; one with nothing judged neither passes nor fails. */
+function clientItem(verdict: ClientVerdict): string {
+  const id = escapeHtml(verdict.client);
+  if (verdict.judged === 0)
+    return `<li class="muted" data-client="${id}">· client ${id} (${verdict.exchanges}): no exchange of the interface</li>`;
+  const failed = verdict.passed ? '' : `: ${verdict.failed.map((failure) => escapeHtml(failure.rule)).join(' ')}`;
+  return `<li class="${verdict.passed ? 'good' : 'bad'}" data-client="${id}">${verdict.passed ? '✓' : '✗'} client ${id} (${verdict.exchanges})${failed}</li>`;
+}
+
 function webhookRows(calls: readonly WebhookCallShown[]): string {
   return calls
     .slice(-50)
@@ -175,6 +187,8 @@ export function listPage(
   context: PageContext & {
     rules: string[];
     tests: readonly ClientTestVerdict[];
+    /** --clients-by: each client team's verdict so far (absent: clients are not told apart). */
+    clients?: readonly ClientVerdict[];
     last: number;
     verdict?: VerdictSummary;
     webhooks?: readonly WebhookCallShown[];
@@ -194,6 +208,7 @@ export function listPage(
   const content = `<h1>${escapeHtml(context.title)}</h1>
 <p id="verdict">${verdictLine(context.verdict)}</p>
 <ul id="tests">${testItems(context.tests)}</ul>
+${context.clients ? `<ul id="clients">${context.clients.map(clientItem).join('')}</ul>` : ''}
 <form method="get">
 <label>Rule<select name="rule">${options(context.rules, filters.rule, 'any rule')}</select></label>
 <label>Status<select name="status">${options(statuses, filters.status, 'any status')}</select></label>
@@ -201,7 +216,16 @@ export function listPage(
     context.tests.map((t) => t.name),
     filters.test,
     'any test',
-  )}</select></label>
+  )}</select></label>${
+    context.clients
+      ? `
+<label>Client<select name="client">${options(
+          context.clients.map((c) => c.client),
+          filters.client,
+          'any client',
+        )}</select></label>`
+      : ''
+  }
 <label>Search<input type="search" name="q" value="${escapeHtml(filters.q ?? '')}" placeholder="URL, header or body text"></label>
 <noscript><button>Filter</button></noscript>
 </form>

@@ -195,6 +195,23 @@ export interface ClientTestVerdict {
   warnings: ClientTestFailure[];
 }
 
+/** One client team's traffic through a shared proxy (--clients-by): the verdict on its exchanges. */
+export interface ClientVerdict {
+  /** The client's id (OAuth client_id, Basic user or header value); `unknown` when none could be told. */
+  client: string;
+  exchanges: number;
+  judged: number;
+  passed: boolean;
+  failed: ClientTestFailure[];
+  warnings: ClientTestFailure[];
+}
+
+/** The `clients` section of results.json: how exchanges were told apart, and each client's verdict. */
+export interface ClientsSection {
+  by: string;
+  clients: ClientVerdict[];
+}
+
 export interface RunResult {
   tool: string;
   version: string;
@@ -226,4 +243,6 @@ export interface RunResult {
   replay?: ReplaySummary;
   /** Traffic marked by the client's own tests: the verdict per test, in the order first seen. */
   clientTests?: ClientTestVerdict[];
+  /** --clients-by: the verdict per client team, in the order first seen. */
+  clients?: ClientsSection;
 }

@@ -4,7 +4,7 @@ import { type Exchange, header, type RecordedBody, type Violation } from '../val
 // write it: bodies as the recording holds them (redacted), the proxy's findings under _violations.
 
 /** An exchange as recorded, with its findings. */
-export type HarExchange = Exchange & { violations: Violation[]; observations?: Violation[] };
+export type HarExchange = Exchange & { violations: Violation[]; observations?: Violation[]; client?: string };
 
 const pairs = (headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => ({ name, value }));
 
@@ -70,5 +70,7 @@ export function harEntry(exchange: HarExchange): object {
     ...(exchange.error ? { _error: exchange.error } : {}),
     _violations: exchange.violations,
     _observations: exchange.observations ?? [],
+    // The client team it belongs to (proxy --clients-by), as the NDJSON line names it.
+    ...(exchange.client !== undefined ? { _client: exchange.client } : {}),
   };
 }

@@ -27,6 +27,8 @@ export interface HarEntry {
     content?: { size?: number; mimeType?: string; text?: string; encoding?: string; _body?: unknown };
   };
   _error?: string;
+  /** The client team the proxy named (--clients-by). */
+  _client?: unknown;
 }
 
 function headersOf(list: HarHeader[] | undefined): Headers {
@@ -150,5 +152,6 @@ export function exchangeOfHarEntry(value: unknown): Exchange {
   } else exchange.error = typeof entry._error === 'string' ? entry._error : 'no response';
   // Kept as an NDJSON line keeps them: validate takes over those that masks hide (recorded-findings.ts).
   if (Array.isArray(entry._violations)) Object.assign(exchange, { violations: entry._violations });
+  if (typeof entry._client === 'string') Object.assign(exchange, { client: entry._client });
   return exchange;
 }

@@ -2,6 +2,13 @@ import type { ExchangeKind } from '../contract/exchange-facts.js';
 import type { LineRef } from '../findings/types.js';
 import { summariseExchange } from '../http/exchange-summary.js';
 import { findingRedactor, redactText } from '../redaction/index.js';
+import {
+  ClientTally,
+  type ClientTallyData,
+  clientIdOf,
+  mergeClientTallies,
+  UNKNOWN_CLIENT,
+} from '../validate/client-tally.js';
 import type { Exchange } from '../validate/exchange.js';
 import { answersOnly, isRefusalProbe } from '../validate/probe-refusal.js';
 import { mergeTallies, Tally, type TallyData } from '../validate/tally.js';
@@ -23,6 +30,8 @@ export interface LineWarning {
 export interface JudgeResult {
   tally: TallyData;
   warnings: LineWarning[];
+  /** The tally keyed by client, of the exchanges whose line names one (proxy --clients-by). */
+  clients: ClientTallyData;
 }
 
 export class RecordingJudge {
@@ -31,6 +40,7 @@ export class RecordingJudge {
     summarise: (exchange, violation) => summariseExchange(exchange, [], [], violation),
   });
   private readonly warnings: LineWarning[] = [];
+  private readonly clients = new ClientTally();
   private readonly redactFindings = findingRedactor();
 
   /** `base`: the service's base URL (validate --base-url); learnt from the traffic without it. */
@@ -79,7 +89,14 @@ export class RecordingJudge {
       const recorded = sorted.judgement
         ? withRecordedFindings(exchange, (exchange as { violations?: unknown }).violations, sorted.judgement)
         : undefined;
-      if (!recorded) return;
+      // The client the proxy named on the line (--clients-by); a line naming none is no one's.
+      // Read as untrusted as the rest of the line: on one line, cut to a length fit to show.
+      const named = (exchange as { client?: unknown }).client;
+      const client = typeof named === 'string' ? (clientIdOf(named) ?? UNKNOWN_CLIENT) : undefined;
+      if (!recorded) {
+        if (client !== undefined) this.clients.record(client, false, []);
+        return;
+      }
       // The suite's own refusals: what the recording says of their requests is not taken either.
       const judged = isRefusalProbe(exchange) ? answersOnly(recorded) : recorded;
       // Messages quote what was sent (a ReturnUrl, the start of a broken body): redacted as the
@@ -90,6 +107,7 @@ export class RecordingJudge {
         { violations, tested: judged.tested, facts: judged.facts, read: judged.read },
         { at },
       );
+      if (client !== undefined) this.clients.record(client, true, violations);
     } catch (error) {
       // One exchange the core cannot judge (a recording of the wrong shape, say) must not cost the
       // verdict on all the others: it is skipped with a warning, like a line that does not parse.
@@ -98,7 +116,7 @@ export class RecordingJudge {
   }
 
   finish(): JudgeResult {
-    return { tally: this.tally.data, warnings: this.warnings };
+    return { tally: this.tally.data, warnings: this.warnings, clients: this.clients.data };
   }
 }
 
@@ -109,5 +127,6 @@ export function mergeJudgeResults(parts: JudgeResult[]): JudgeResult {
   return {
     tally: mergeTallies(parts.map((part) => part.tally)),
     warnings: parts.flatMap((part) => part.warnings).sort(byPlace),
+    clients: mergeClientTallies(parts.map((part) => part.clients)),
   };
 }

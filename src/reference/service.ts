@@ -3,11 +3,14 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createSecureServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ClientIdentity } from '../control/client-identity.js';
 import { CONTROL_PREFIX, ControlPlane } from '../control/control-plane.js';
 import { ExchangeFeed } from '../control/exchange-feed.js';
 import { TestVerdicts } from '../control/test-verdicts.js';
 import { listen } from '../http/listen.js';
 import type { OperationsMetrics } from '../operations/metrics.js';
+import { redactText } from '../redaction/index.js';
+import { type ClientsBy, ClientTally, clientVerdicts } from '../validate/client-tally.js';
 import type { TallyData } from '../validate/tally.js';
 import { answerControl } from './control-answer.js';
 import { CONFORMANT, type Dialect, type OutgoingAnswer } from './dialect.js';
@@ -46,7 +49,7 @@ export interface ReferenceOptions {
    * The control API and live page under /__print-conformance/, with every exchange judged as the
    * proxy judges traffic (serve turns it on; the suite's embedded target has no use for it).
    */
-  control?: { token?: string };
+  control?: { token?: string; clientsBy?: ClientsBy };
   /**
    * When given, a request whose Host is not an IP address, localhost, the listening host, the
    * public URL's host or one of these names is refused (DNS rebinding, as the proxy refuses it).
@@ -132,7 +135,14 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
       return;
     }
     if (control) {
-      witness ??= new ServiceWitness(publicBase, feed, tests, (headers) => control.testOf(headers), options.metrics);
+      witness ??= new ServiceWitness(
+        publicBase,
+        feed,
+        tests,
+        (headers) => control.testOf(headers),
+        options.metrics,
+        clients,
+      );
       witness.watch(request, response);
     }
     const url = new URL(request.url ?? '/', 'http://reference.invalid');
@@ -180,11 +190,18 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
   };
   const feed = new ExchangeFeed();
   const tests = new TestVerdicts();
+  // --clients-by: serve hands the tokens out itself, and watches its token calls as the proxy does.
+  const clientsBy = options.control?.clientsBy;
+  const clients =
+    clientsBy && clientsBy.kind !== 'none'
+      ? { identity: new ClientIdentity(clientsBy, (text) => redactText(text)), tally: new ClientTally() }
+      : undefined;
   let witness: ServiceWitness | undefined;
   const control = options.control
     ? new ControlPlane({
         feed,
         tests,
+        ...(clients ? { clients: () => clientVerdicts(clients.tally.data, false) } : {}),
         title: 'print-conformance reference service',
         token: options.control.token,
         pay: (code, outcome) => settlePayment(store, code, outcome, faults.declinesPayments, statusChanged),

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ClientIdentity } from '../control/client-identity.js';
 import type { ExchangeFeed } from '../control/exchange-feed.js';
 import type { TestVerdicts } from '../control/test-verdicts.js';
 import { summariseExchange } from '../http/exchange-summary.js';
 import type { OperationsMetrics } from '../operations/metrics.js';
 import { sessionRedaction } from '../redaction/index.js';
+import type { ClientTally } from '../validate/client-tally.js';
 import { isTextualMediaType } from '../validate/document.js';
 import {
   decodeText,
@@ -108,6 +110,8 @@ export class ServiceWitness {
     private readonly tests: TestVerdicts,
     private readonly testOf: (headers: Headers) => string | undefined,
     private readonly metrics?: OperationsMetrics,
+    /** --clients-by: who each exchange's client is, and the tally keyed by client. */
+    private readonly clients?: { identity: ClientIdentity; tally: ClientTally },
   ) {
     this.state = new TrafficState(publicBase);
   }
@@ -220,6 +224,10 @@ export class ServiceWitness {
       violations: [],
     };
     const test = this.testOf(requestHeaders);
+    const client = this.clients?.identity.of(requestHeaders);
+    if (client !== undefined) (exchange as { client?: string }).client = client;
+    // A token call names its client, and the token it hands out is that client's: read before redaction.
+    this.clients?.identity.learn(exchange);
     const sorted = judgeTraffic(exchange, this.state);
     const violations = sorted.judgement ? this.redact.findings(sorted.judgement.violations) : [];
     exchange.violations = violations;
@@ -235,5 +243,8 @@ export class ServiceWitness {
       if (answer.headMs !== undefined)
         this.metrics.answered(exchange.request.method, url, this.publicBase, answer.headMs);
     }
+    const named = (exchange as { client?: string }).client;
+    if (this.clients && named !== undefined)
+      this.clients.tally.record(named, sorted.judgement !== undefined, violations);
   }
 }

@@ -132,6 +132,31 @@ function writeInto(result: RunResult, folder: string): void {
     runtime.stopTest(uuid, { stop: start });
     runtime.writeTest(uuid);
   }
+  for (const client of result.clients?.clients ?? []) {
+    const id = `client:${client.client}`;
+    const failures = client.failed.map((f) => `${f.rule}: ${f.messages.join('; ')}`).join('\n');
+    const uuid = runtime.startTest({
+      name: `client ${client.client}`,
+      fullName: `client: ${client.client}`,
+      testCaseId: id,
+      historyId: id,
+      labels: [
+        { name: 'suite', value: 'clients' },
+        { name: 'feature', value: 'clients' },
+      ],
+      // A client that sent nothing of the interface showed nothing: skipped, never passed.
+      status: !client.passed ? Status.FAILED : client.judged === 0 ? Status.SKIPPED : Status.PASSED,
+      stage: Stage.FINISHED,
+      statusDetails: !client.passed
+        ? { message: `broke ${client.failed.map((f) => f.rule).join(', ')}`, trace: failures }
+        : client.judged === 0
+          ? { message: `no exchange of the interface (${client.exchanges} exchanges)` }
+          : {},
+      start,
+    });
+    runtime.stopTest(uuid, { stop: start });
+    runtime.writeTest(uuid);
+  }
   runtime.writeEnvironmentInfo();
   writeFileSync(join(folder, 'executor.json'), `${JSON.stringify(allureExecutor(result), null, 2)}\n`);
 }

@@ -1,4 +1,5 @@
 import type { RuleResult, RunResult } from '../findings/types.js';
+import { clientLines } from './client-lines.js';
 import { type Paint, painter, type Style } from './colour.js';
 import { coverageLines } from './coverage-lines.js';
 import { failureDetail } from './failure-detail.js';
@@ -133,6 +134,8 @@ export function consoleSummary(result: RunResult, options: ConsoleOptions = {}):
     const command = commandLine(result);
     if (command) blocks.push([terminalText(command.replaceAll('`', ''))]);
   }
+  // Which client team broke which rule (--clients-by): a verdict each, told with --quiet too.
+  blocks.push(clientLines(result.clients).map(terminalText));
   for (const block of blocks) if (block.length > 0) lines.push('', ...block);
   const { passed, failed, warnings, untested, skipped, observed } = result.summary;
   const count = (n: number, word: string, style: Style) => (n > 0 ? paint(style, `${n} ${word}`) : `${n} ${word}`);

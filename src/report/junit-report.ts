@@ -83,6 +83,63 @@ function clientTestsSuite(result: RunResult): string[] {
   ];
 }
 
+interface ClientCase {
+  xml: string;
+  failed: boolean;
+  skipped: boolean;
+}
+
+/**
+ * A suite per client team (--clients-by): a case for the client as a whole, and one per rule its
+ * exchanges broke, so that a CI's test view names the team beside the rule.
+ */
+function clientSuites(result: RunResult): { xml: string[]; cases: ClientCase[] } {
+  const xml: string[] = [];
+  const all: ClientCase[] = [];
+  for (const client of result.clients?.clients ?? []) {
+    const classname = escapeXml(`client.${client.client}`);
+    const counted = `${client.exchanges} exchanges, ${client.judged} of the interface`;
+    const open = (name: string) => `    <testcase classname="${classname}" name="${escapeXml(name)}" time="0">`;
+    const whole: ClientCase = !client.passed
+      ? {
+          xml: `${open('conformance')}<failure message="${escapeXml(`broke ${client.failed.map((f) => f.rule).join(', ')}`)}" type="must">${escapeXml(counted)}</failure></testcase>`,
+          failed: true,
+          skipped: false,
+        }
+      : client.judged === 0
+        ? {
+            xml: `${open('conformance')}<skipped message="${escapeXml(`no exchange of the interface (${counted})`)}"/></testcase>`,
+            failed: false,
+            skipped: true,
+          }
+        : {
+            xml: `${open('conformance')}<system-out>${escapeXml(counted)}</system-out></testcase>`,
+            failed: false,
+            skipped: false,
+          };
+    const cases = [
+      whole,
+      ...client.failed.map((f) => ({
+        xml: `${open(f.rule)}<failure message="${escapeXml(`${f.rule} broken ${f.count}×`)}" type="${f.severity}">${escapeXml(f.messages.join('\n'))}</failure></testcase>`,
+        failed: true,
+        skipped: false,
+      })),
+      ...client.warnings.map((f) => ({
+        xml: `${open(f.rule)}<system-out>${escapeXml(`warning (${f.severity}), ${f.count}×: ${f.messages.join('; ')}`)}</system-out></testcase>`,
+        failed: false,
+        skipped: false,
+      })),
+    ];
+    all.push(...cases);
+    xml.push(
+      `  <testsuite name="${escapeXml(`client ${client.client}`)}" timestamp="${result.startedAt}" tests="${cases.length}" failures="${cases.filter((c) => c.failed).length}" errors="0" skipped="${cases.filter((c) => c.skipped).length}" time="0">`,
+      ...cases.map((c) => c.xml),
+      '  </testsuite>',
+    );
+  }
+  return { xml, cases: all };
+}
+
 export function junitReport(result: RunResult): string {
   const repeat = repeatLine(result);
   const cases = result.rules.map((rule) => testCase(rule, repeat));
@@ -91,7 +148,8 @@ export function junitReport(result: RunResult): string {
   const seconds = (result.durationMs / 1000).toFixed(3);
   const counts = `tests="${cases.length}" failures="${failures}" errors="0"`;
   const clientTests = result.clientTests ?? [];
-  const allCounts = `tests="${cases.length + clientTests.length}" failures="${failures + clientTests.filter((t) => !t.passed).length}" errors="0"`;
+  const clients = clientSuites(result);
+  const allCounts = `tests="${cases.length + clientTests.length + clients.cases.length}" failures="${failures + clientTests.filter((t) => !t.passed).length + clients.cases.filter((c) => c.failed).length}" errors="0"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="print-conformance" ${allCounts} time="${seconds}">`,
@@ -107,6 +165,7 @@ export function junitReport(result: RunResult): string {
     ...cases.map((c) => c.xml),
     '  </testsuite>',
     ...clientTestsSuite(result),
+    ...clients.xml,
     '</testsuites>',
     '',
   ].join('\n');

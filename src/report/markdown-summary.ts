@@ -1,5 +1,6 @@
 import type { RuleResult, RunResult } from '../findings/types.js';
 import { exitCodeOf } from '../validate/verdicts.js';
+import { clientMarkdown } from './client-lines.js';
 import { coverageRows } from './coverage-lines.js';
 import { exchangeLine } from './failure-text.js';
 import { generatedLines } from './generated-lines.js';
@@ -101,6 +102,8 @@ export function markdownSummary(result: RunResult, options: MarkdownOptions = {}
   }
   const rest = [`${passed} passed`, `${observed} observed`, `${skipped} skipped`].join(', ');
   lines.push(listed.length > 0 ? `The other rules: ${rest}.` : `No rule failed, warned or went untested: ${rest}.`);
+  const clients = clientMarkdown(result.clients);
+  if (clients) lines.push(clients.trimEnd());
   const coverage = coverageRows(result.coverage);
   if (coverage.length > 0) {
     lines.push(

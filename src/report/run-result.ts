@@ -1,5 +1,6 @@
 import { TOOL_NAME, TOOL_VERSION } from '../contract/package-root.js';
 import type {
+  ClientsSection,
   ClientTestVerdict,
   GeneratedSummary,
   RuleResult,
@@ -28,6 +29,8 @@ export interface RunFacts {
   shard?: ShardFacts;
   /** Traffic marked by the client's own tests: the verdict per test. */
   clientTests?: ClientTestVerdict[];
+  /** --clients-by: the verdict per client team. */
+  clients?: ClientsSection;
 }
 
 export function runResult(facts: RunFacts): RunResult {
@@ -51,5 +54,6 @@ export function runResult(facts: RunFacts): RunResult {
     ...(facts.exitCode !== undefined ? { exitCode: facts.exitCode } : {}),
     ...(facts.shard ? { shard: facts.shard } : {}),
     ...(facts.clientTests && facts.clientTests.length > 0 ? { clientTests: facts.clientTests } : {}),
+    ...(facts.clients ? { clients: facts.clients } : {}),
   };
 }

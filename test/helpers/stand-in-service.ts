@@ -34,7 +34,8 @@ export interface StandIn {
   ca: LocalCa;
   service: ReferenceService;
   /** One `proxy -- COMMAND` session in front of the stand-in service. */
-  behindProxy(command: string[], name: string, env?: NodeJS.ProcessEnv): Promise<Session>;
+  /** `options`: more of the proxy's options, before `--`. */
+  behindProxy(command: string[], name: string, env?: NodeJS.ProcessEnv, options?: string[]): Promise<Session>;
   close(): Promise<void>;
 }
 
@@ -57,7 +58,7 @@ export async function startStandIn(): Promise<StandIn> {
     folder,
     ca,
     service,
-    async behindProxy(command, name, env = {}) {
+    async behindProxy(command, name, env = {}, options = []) {
       const json = join(folder, `${name}.json`);
       const record = join(folder, `${name}.ndjson`);
       const servicePort = new URL(service.baseUrl).port;
@@ -77,6 +78,7 @@ export async function startStandIn(): Promise<StandIn> {
           json,
           '--record',
           record,
+          ...options,
           '--',
           ...command,
         ],
