@@ -117,7 +117,7 @@ export function judgeAndRecord(options: JudgeAndRecordOptions): Pick<ProxyContex
     feed.push(redacted, judged, exchange.test, recorder.record(redacted));
     if (exchange.test !== undefined) tests.record(exchange.test, judged, found);
     if (metrics) {
-      metrics.exchange(judged ? (shown.length > 0 ? 'broken' : 'clean') : 'not judged', shown);
+      metrics.exchange(judged ? (shown.length > 0 ? 'broken' : 'clean') : 'not judged', shown, recorded.client);
       if (exchange.blocked) metrics.refused('enforce');
       else if (exchange.response && exchange.headMs !== undefined)
         metrics.answered(exchange.request.method, exchange.request.url, options.targetBase, exchange.headMs);

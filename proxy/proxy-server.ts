@@ -150,6 +150,8 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     options.clientsBy && options.clientsBy.kind !== 'none'
       ? new ClientIdentity(options.clientsBy, session.text)
       : undefined;
+  const clientLabel = clientLabels();
+  if (identity) metrics?.labelClients(clientLabel);
   const handshakes = new RefusedHandshakes();
   const control = new ControlPlane({
     feed,
@@ -341,7 +343,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     feed,
     tests,
     clients: clientTally,
-    clientLabel: clientLabels(),
+    clientLabel,
     verdicts: (source) => control.setVerdicts(source),
     close: async () => {
       clearInterval(sweep);

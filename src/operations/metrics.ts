@@ -25,25 +25,6 @@ const RECORDING_FAILURES = new Set<string>(['write', 'stalled']);
 /** Upstream answer times, in seconds: from a fast local service to the target timeout's order. */
 const ANSWER_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
-/**
- * A label whose values come from outside (a client's id): the first `limit` values seen are kept,
- * every later one is `other`, so that a scrape never grows with the traffic.
- */
-export class BoundedLabel {
-  private readonly seen = new Set<string>();
-  constructor(
-    private readonly limit = 100,
-    private readonly rest = 'other',
-  ) {}
-
-  of(value: string): string {
-    if (this.seen.has(value)) return value;
-    if (this.seen.size >= this.limit) return this.rest;
-    this.seen.add(value);
-    return value;
-  }
-}
-
 /** Read when scraped: what is open now. */
 export interface OpenCounts {
   clientConnections?: () => number;
@@ -56,7 +37,7 @@ const VERDICTS = ['clean', 'broken', 'not judged'] as const;
 const REFUSALS = ['connection limit', 'host not allowed', 'handshake refused', 'enforce'] as const;
 
 interface Breaches {
-  labels: { rule: string; severity: string; side: string };
+  labels: { rule: string; severity: string; side: string; client?: string };
   count: number;
 }
 
@@ -69,10 +50,12 @@ interface AnswerTimes {
 
 export class OperationsMetrics {
   readonly registry = new Registry();
-  // Verdicts per client team add a `client` label here, its values through a BoundedLabel (the
-  // first 100 clients, later ones `other`), the counts then kept per client and verdict.
   private readonly verdicts: Record<ExchangeVerdict, number> = { clean: 0, broken: 0, 'not judged': 0 };
   private readonly breaches = new Map<string, Breaches>();
+  // With --clients-by, exchanges and breaches are counted per client as well: the label is the
+  // client's id through a bounded mapping (the first 100 clients seen, later ones `other`).
+  private clientLabel: ((client: string) => string) | undefined;
+  private readonly clientVerdicts = new Map<string, { labels: { client: string; verdict: string }; count: number }>();
   private readonly answers = new Map<AnswerOperation, AnswerTimes>();
   private readonly refusals: Record<RefusalReason, number> = {
     'connection limit': 0,
@@ -95,21 +78,22 @@ export class OperationsMetrics {
     options: { defaultMetrics?: boolean } = {},
   ) {
     const registers = [this.registry];
-    const { verdicts, breaches, refusals } = this;
+    const { verdicts, breaches, refusals, clientVerdicts } = this;
     new Counter({
       name: `${METRICS_PREFIX}exchanges_total`,
       help: 'Exchanges finished, by face and verdict (clean, broken, not judged)',
-      labelNames: ['face', 'verdict'],
+      labelNames: ['face', 'verdict', 'client'],
       registers,
       collect() {
         this.reset();
         for (const verdict of VERDICTS) this.inc({ face, verdict }, verdicts[verdict]);
+        for (const { labels, count } of clientVerdicts.values()) this.inc({ face, ...labels }, count);
       },
     });
     new Counter({
       name: `${METRICS_PREFIX}breaches_total`,
       help: 'Rule breaches found in exchanges, by rule ID, severity and side',
-      labelNames: ['rule', 'severity', 'side'],
+      labelNames: ['rule', 'severity', 'side', 'client'],
       registers,
       collect() {
         this.reset();
@@ -171,16 +155,40 @@ export class OperationsMetrics {
     Object.assign(this.open, Object.fromEntries(Object.entries(counts).filter(([, read]) => read !== undefined)));
   }
 
-  /** One finished exchange and the breaches found in it (rule IDs of the catalog only). */
-  exchange(verdict: ExchangeVerdict, breaches: readonly { rule: string; severity: Severity; side: Side }[]): void {
-    this.verdicts[verdict] += 1;
+  /** Count exchanges and breaches per client too (--clients-by), labelled through `label` (bounded). */
+  labelClients(label: (client: string) => string): void {
+    this.clientLabel = label;
+  }
+
+  /**
+   * One finished exchange and the breaches found in it (rule IDs of the catalog only); with
+   * labelClients, also under its client's bounded label (the exchanges of no client in the total alone).
+   */
+  exchange(
+    verdict: ExchangeVerdict,
+    breaches: readonly { rule: string; severity: Severity; side: Side }[],
+    client?: string,
+  ): void {
+    const label = client !== undefined && this.clientLabel ? this.clientLabel(client) : undefined;
+    if (label === undefined) this.verdicts[verdict] += 1;
+    else {
+      const key = `${label}\u0000${verdict}`;
+      const counted = this.clientVerdicts.get(key);
+      if (counted) counted.count += 1;
+      else this.clientVerdicts.set(key, { labels: { client: label, verdict }, count: 1 });
+    }
     for (const breach of breaches) {
-      const key = `${breach.rule} ${breach.severity} ${breach.side}`;
+      const key = `${breach.rule} ${breach.severity} ${breach.side}${label === undefined ? '' : `\u0000${label}`}`;
       const counted = this.breaches.get(key);
       if (counted) counted.count += 1;
       else
         this.breaches.set(key, {
-          labels: { rule: breach.rule, severity: breach.severity, side: breach.side },
+          labels: {
+            rule: breach.rule,
+            severity: breach.severity,
+            side: breach.side,
+            ...(label === undefined ? {} : { client: label }),
+          },
           count: 1,
         });
     }

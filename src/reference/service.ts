@@ -4,6 +4,7 @@ import { createServer as createSecureServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClientIdentity } from '../control/client-identity.js';
+import { clientLabels } from '../control/client-labels.js';
 import { CONTROL_PREFIX, ControlPlane } from '../control/control-plane.js';
 import { ExchangeFeed } from '../control/exchange-feed.js';
 import { TestVerdicts } from '../control/test-verdicts.js';
@@ -196,6 +197,7 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     clientsBy && clientsBy.kind !== 'none'
       ? { identity: new ClientIdentity(clientsBy, (text) => redactText(text)), tally: new ClientTally() }
       : undefined;
+  if (clients) options.metrics?.labelClients(clientLabels());
   let witness: ServiceWitness | undefined;
   const control = options.control
     ? new ControlPlane({

@@ -239,7 +239,7 @@ export class ServiceWitness {
     if (test !== undefined) this.tests.record(test, sorted.judgement !== undefined, violations);
     if (this.metrics) {
       const shown = violations.filter((violation) => violation.severity !== 'observe');
-      this.metrics.exchange(sorted.judgement ? (shown.length > 0 ? 'broken' : 'clean') : 'not judged', shown);
+      this.metrics.exchange(sorted.judgement ? (shown.length > 0 ? 'broken' : 'clean') : 'not judged', shown, client);
       if (answer.headMs !== undefined)
         this.metrics.answered(exchange.request.method, url, this.publicBase, answer.headMs);
     }

@@ -2,8 +2,9 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { clientLabels } from '../../src/control/client-labels.js';
 import { answerOperation } from '../../src/operations/answer-operation.js';
-import { BoundedLabel, OperationsMetrics } from '../../src/operations/metrics.js';
+import { OperationsMetrics } from '../../src/operations/metrics.js';
 import { Webhooks } from '../../src/reference/webhooks.js';
 
 async function sample(metrics: OperationsMetrics, name: string): Promise<string> {
@@ -25,9 +26,22 @@ describe('operations metrics', () => {
     expect(answerOperation('GET', 'https://other.test/v2/checkout/abc', base)).toBe('other');
   });
 
-  it('keeps a label from outside to its first values, the rest `other`', () => {
-    const client = new BoundedLabel(2);
-    expect(['a', 'b', 'c', 'a', 'd'].map((value) => client.of(value))).toEqual(['a', 'b', 'other', 'a', 'other']);
+  it('counts exchanges and breaches per client under a bounded label, the rest `other`', async () => {
+    const metrics = new OperationsMetrics('proxy', { defaultMetrics: false });
+    metrics.labelClients(clientLabels(2));
+    const breach = { rule: 'client.given-urls', severity: 'must', side: 'request' } as const;
+    for (const client of ['shop-a', 'shop-b', 'shop-c', 'shop-a', 'shop-d'])
+      metrics.exchange('broken', [breach], client);
+    metrics.exchange('clean', []);
+    const exchanges = await sample(metrics, 'print_conformance_exchanges_total');
+    expect(exchanges).toContain('print_conformance_exchanges_total{face="proxy",client="shop-a",verdict="broken"} 2');
+    expect(exchanges).toContain('print_conformance_exchanges_total{face="proxy",client="shop-b",verdict="broken"} 1');
+    expect(exchanges).toContain('print_conformance_exchanges_total{face="proxy",client="other",verdict="broken"} 2');
+    expect(exchanges).toContain('print_conformance_exchanges_total{face="proxy",verdict="clean"} 1');
+    expect(exchanges).not.toContain('shop-c');
+    const breaches = await sample(metrics, 'print_conformance_breaches_total');
+    expect(breaches).toContain('client="other"} 2');
+    expect(breaches).toContain('client="shop-a"} 2');
   });
 
   it('counts recording write failures by a bounded reason', async () => {
