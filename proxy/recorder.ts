@@ -1,6 +1,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { fileProblem } from '../src/findings/file-problem.js';
 import { harEntry } from '../src/http/har-entry.js';
+import { RecordingWriter, type Rotation } from '../src/operations/recording-writer.js';
 import { openOutputFile } from '../src/output/output-file.js';
 import type { Exchange, Violation } from '../src/validate/exchange.js';
 import { BatchedWrites } from './batched-writes.js';
@@ -60,10 +61,12 @@ function ended(stream: WriteStream, tail: string | undefined, broke: (error: Err
   });
 }
 
+/** Most bytes the HAR file may have waiting; past it (a stalled pipe) it stops being written. */
+const MAX_HAR_WAITING = 64 * 1024 * 1024;
+
 export class Recorder {
-  private readonly ndjson: WriteStream | undefined;
+  private readonly ndjson: RecordingWriter | undefined;
   private readonly har: WriteStream | undefined;
-  private readonly ndjsonLines: BatchedWrites | undefined;
   private readonly harLines: BatchedWrites | undefined;
   private harEntries = 0;
   private flushTimer: NodeJS.Timeout | undefined;
@@ -78,26 +81,33 @@ export class Recorder {
    * @param target the proxy's target, named in every line and in the HAR log.
    */
   constructor(
-    private readonly ndjsonFile: string | undefined,
+    ndjsonFile: string | undefined,
     private readonly harFile: string | undefined,
     private readonly failed: (message: string) => void = () => {},
     private readonly target?: string,
+    rotation?: Rotation,
   ) {
     this.linePrefix = target === undefined ? undefined : `{"target":${JSON.stringify(target)},`;
-    this.ndjson = ndjsonFile ? outputStream(ndjsonFile, 'append') : undefined;
+    // Its failures are told by the writer itself (session-events), with the exchange they start at.
+    this.ndjson = ndjsonFile
+      ? new RecordingWriter(ndjsonFile, {
+          ...(rotation ? { rotation } : {}),
+          failed: (problem) => {
+            this.failure ??= problem;
+          },
+        })
+      : undefined;
     try {
       this.har = harFile ? outputStream(harFile, 'replace') : undefined;
     } catch (error) {
-      this.ndjson?.destroy();
+      void this.ndjson?.close();
       throw error;
     }
-    this.ndjsonLines = this.ndjson && new BatchedWrites(this.ndjson);
     this.harLines = this.har && new BatchedWrites(this.har);
   }
 
   /** Sets the files up for writing (they are open already: the constructor throws when one cannot be). */
   async ready(): Promise<void> {
-    this.ndjson?.on('error', (error) => this.broke(this.ndjsonFile, error));
     this.har?.on('error', (error) => this.broke(this.harFile, error));
     this.har?.write(harHead(this.target));
   }
@@ -111,16 +121,16 @@ export class Recorder {
   /** Writes an exchange; returns its NDJSON line as JSON.stringify made it (without the target), when there is one. */
   record(exchange: RecordedExchange): string | undefined {
     let line: string | undefined;
-    if (this.ndjsonLines) {
+    if (this.ndjson) {
       line = JSON.stringify(exchange);
       // Spliced in as text: a copy of the exchange with one more member would cost more per line.
-      this.ndjsonLines.append(this.linePrefix && line.length > 2 ? `${this.linePrefix}${line.slice(1)}` : line, true);
+      this.ndjson.append(this.linePrefix && line.length > 2 ? `${this.linePrefix}${line.slice(1)}` : line);
     }
     if (this.harLines) {
       this.harLines.append(`${this.harEntries > 0 ? ',\n' : ''}      ${JSON.stringify(harEntry(exchange))}`);
       this.harEntries += 1;
     }
-    if (!this.flushTimer && (this.ndjsonLines?.waiting || this.harLines?.waiting))
+    if (!this.flushTimer && (this.ndjson?.waiting || this.harLines?.waiting))
       this.flushTimer = setTimeout(() => this.flush(), FLUSH_MS);
     return line;
   }
@@ -129,14 +139,22 @@ export class Recorder {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     // A stream that broke takes nothing more (BatchedWrites drops it); the other one goes on.
-    this.ndjsonLines?.flush();
+    this.ndjson?.flush();
     this.harLines?.flush();
+    // A HAR file that does not keep up (a stalled pipe) is let go rather than held in memory.
+    if (this.har && !this.har.destroyed && this.har.writableLength > MAX_HAR_WAITING) {
+      this.broke(
+        this.harFile,
+        new Error(`it does not keep up: ${MAX_HAR_WAITING / 1024 / 1024} MiB wait to be written`),
+      );
+      this.har.destroy();
+    }
   }
 
   async close(): Promise<void> {
     this.flush();
     await Promise.all([
-      this.ndjson ? ended(this.ndjson, undefined, (error) => this.broke(this.ndjsonFile, error)) : undefined,
+      this.ndjson?.close(),
       this.har ? ended(this.har, HAR_TAIL, (error) => this.broke(this.harFile, error)) : undefined,
     ]);
   }

@@ -247,6 +247,9 @@ try {
       disableExperimentalSEAWarning: true,
       // The compiled code travels too: a start skips compiling the bundle.
       useCodeCache: true,
+      // SIGUSR1 would open the inspector on 127.0.0.1:9229 (code run by anyone on the machine):
+      // off from the first instant (the CLI also takes the signal over once it runs).
+      execArgv: ['--disable-sigusr1'],
       assets: { 'judge-worker.cjs': join(work, 'judge-worker.cjs'), allure: join(work, 'allure.archive') },
     }),
   );

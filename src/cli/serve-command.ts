@@ -2,6 +2,10 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
+import { surviveLostStreams } from '../operations/lost-streams.js';
+import { noDebuggerOnSignal } from '../operations/no-debugger-signal.js';
+import { stopped, stopping } from '../operations/session-events.js';
+import { stopOnSignals } from '../operations/stop-signals.js';
 import { FAULT_LIST, OPERATION_HELP, parseFault } from '../reference/faults.js';
 import type { ReferenceService } from '../reference/service.js';
 import { parseByteSize } from './byte-size.js';
@@ -141,6 +145,11 @@ export function serveCommand(yargs: Argv) {
         'serve',
       ),
     async (argv) => {
+      // A console that goes away (| head, a closed terminal) does not end the service, nor SIGUSR1 open a debugger.
+      surviveLostStreams();
+      noDebuggerOnSignal();
+      // Every signal that ends the service ends it gracefully (SIGHUP from a closed terminal too).
+      const stop = stopOnSignals();
       portOption(argv.port);
       const maxUploadBytes = parseByteSize(argv['max-upload'], '--max-upload');
       const publicUrl = argv['public-url'] === undefined ? undefined : publicBaseUrl(argv['public-url']);
@@ -182,6 +191,7 @@ export function serveCommand(yargs: Argv) {
         throw error;
       }
       const started = Date.now();
+      const startedMonotonic = performance.now();
       const [{ runResult }, { verdictsOf }, { selectedRules }] = await Promise.all([
         import('../report/run-result.js'),
         import('../validate/verdicts.js'),
@@ -201,6 +211,7 @@ export function serveCommand(yargs: Argv) {
         return runResult({
           target: service.publicUrl,
           started,
+          startedMonotonic,
           context: { ...context, formats: [...context.formats] },
           rules: verdictsOf(tally, { ...context, formats: [...context.formats] }),
           tally,
@@ -208,15 +219,9 @@ export function serveCommand(yargs: Argv) {
       });
       // Told once everything is in place: whoever waits for the line may signal at once.
       process.stdout.write(`listening on ${service.baseUrl}\n`);
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          service.close().then(resolve);
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
+      stopping({ signal: await stop.stopped });
+      await service.close();
+      stopped({ exitCode: 0 });
     },
   );
 }

@@ -226,4 +226,6 @@ export interface RunResult {
   replay?: ReplaySummary;
   /** Traffic marked by the client's own tests: the verdict per test, in the order first seen. */
   clientTests?: ClientTestVerdict[];
+  /** A recording asked for that is not whole (a full disk, a stalled pipe): why. */
+  recording?: { complete: false; problem: string };
 }
