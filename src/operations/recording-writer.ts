@@ -1,4 +1,5 @@
 import {
+  closeSync,
   constants,
   createReadStream,
   createWriteStream,
@@ -41,6 +42,8 @@ const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 /** How long the end of the session waits for the last lines to be taken. */
 const CLOSE_WAIT_MS = 5000;
 
+const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+
 export interface Rotation {
   /** Rotate once the file holds this many bytes. */
   sizeBytes?: number;
@@ -55,13 +58,23 @@ export interface RecordingWriterOptions {
   rotation?: Rotation;
   /** Told once when the recording stops being written. */
   failed?: (problem: string) => void;
+  /** Most bytes waiting to be written (default MAX_WAITING_BYTES). */
+  maxWaitingBytes?: number;
 }
 
 /** The last byte of a file that has some, to know whether a torn line ends it. */
-function lastByte(fd: number, size: number): number | undefined {
-  if (size === 0) return undefined;
-  const byte = Buffer.alloc(1);
-  return readSync(fd, byte, 0, 1, size - 1) === 1 ? byte[0] : undefined;
+function lastByte(file: string, size: number): number | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, constants.O_RDONLY | NO_FOLLOW);
+    const byte = Buffer.alloc(1);
+    return readSync(fd, byte, 0, 1, size - 1) === 1 ? byte[0] : undefined;
+  } catch {
+    // Unreadable (write-only for this user): a fresh line costs nothing.
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 export class RecordingWriter {
@@ -86,6 +99,8 @@ export class RecordingWriter {
   private readonly lock: RecordingLock | undefined;
   private readonly regular: boolean;
   private readonly background = new Set<Promise<void>>();
+  private readonly maxWaiting: number;
+  private lastRotated: string | undefined;
   /** Why the recording stopped being written, once it did. */
   failure: string | undefined;
 
@@ -93,6 +108,7 @@ export class RecordingWriter {
     readonly file: string,
     private readonly options: RecordingWriterOptions = {},
   ) {
+    this.maxWaiting = options.maxWaitingBytes ?? MAX_WAITING_BYTES;
     let kind: 'fifo' | 'file' | 'other' = 'file';
     try {
       const stat = lstatSync(file);
@@ -128,7 +144,10 @@ export class RecordingWriter {
     this.bytes = stat.size;
     this.fileStarted = new Date();
     const stream = createWriteStream(this.file, { fd });
-    if (stat.isFile() && lastByte(fd, stat.size) !== 0x0a && stat.size > 0) stream.write('\n');
+    if (stat.isFile() && stat.size > 0 && lastByte(this.file, stat.size) !== 0x0a) {
+      stream.write('\n');
+      this.bytes += 1;
+    }
     stream.on('error', (error) => this.fail(`cannot write it: ${fileProblem(error)}`));
     return stream;
   }
@@ -177,8 +196,8 @@ export class RecordingWriter {
     return this.used;
   }
 
-  /** What waits goes to the file now; the file is rotated when it is due. */
-  flush(): void {
+  /** What waits goes to the file now; the file is rotated when it is due (not when it closes). */
+  flush(rotate = true): void {
     const batch = this.batch;
     if (!batch || this.used === 0 || this.failure) return;
     const used = this.used;
@@ -186,7 +205,7 @@ export class RecordingWriter {
     this.used = 0;
     this.write(batch.subarray(0, used), this.batchSeq, batch);
     const size = this.options.rotation?.sizeBytes;
-    if (size && this.regular && this.bytes >= size) this.rotate();
+    if (rotate && size && this.regular && this.bytes >= size) this.rotate();
   }
 
   private write(bytes: Buffer, lastSeq: number, reuse?: Buffer): void {
@@ -196,13 +215,12 @@ export class RecordingWriter {
       this.held.push(reuse ? Buffer.from(bytes) : bytes);
       this.heldBytes += bytes.length;
       if (reuse && this.spare.length < 4) this.spare.push(reuse);
-      if (this.heldBytes > MAX_WAITING_BYTES)
-        this.fail(`no reader opened it while ${MAX_WAITING_BYTES / 1024 / 1024} MiB waited`);
+      if (this.heldBytes > this.maxWaiting) this.fail(`no reader opened it while ${mib(this.maxWaiting)} waited`);
       return;
     }
     // What waits already says whether the reader keeps up: past the bound it does not.
-    if (stream.writableLength > MAX_WAITING_BYTES) {
-      this.fail(`it does not keep up: ${MAX_WAITING_BYTES / 1024 / 1024} MiB wait to be written`);
+    if (stream.writableLength > this.maxWaiting) {
+      this.fail(`it does not keep up: ${mib(this.maxWaiting)} wait to be written`);
       return;
     }
     this.bytes += bytes.length;
@@ -256,7 +274,8 @@ export class RecordingWriter {
     const old = this.stream;
     let rotatedTo: string;
     try {
-      rotatedTo = rotatedName(this.file, this.fileStarted, existsSync);
+      rotatedTo = rotatedName(this.file, this.fileStarted, existsSync, this.lastRotated);
+      this.lastRotated = rotatedTo;
       // The old stream's writes still reach the renamed file: it is open.
       renameSync(this.file, rotatedTo);
     } catch (error) {
@@ -309,7 +328,7 @@ export class RecordingWriter {
 
   /** Writes what waits and closes the file; a recording that never got a reader is incomplete. */
   async close(): Promise<void> {
-    this.flush();
+    this.flush(false);
     this.stopTimers();
     if (!this.stream && !this.failure) this.fail('no reader ever opened it');
     const stream = this.stream;

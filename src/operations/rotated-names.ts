@@ -13,15 +13,22 @@ export function utcStamp(time: Date): string {
     .replace(/\.\d+Z$/, 'Z');
 }
 
-/** The name a recording begun at `started` takes when rotated; `taken` says a name is in use. */
-export function rotatedName(file: string, started: Date, taken: (name: string) => boolean): string {
+/**
+ * The name a recording begun at `started` takes when rotated; `taken` says a name is in use, and
+ * `after` is the name the previous rotation took: within one second, the later one is numbered
+ * after it, behind a character that sorts after "." so that name order stays time order (even once
+ * older files are pruned and their names are free again).
+ */
+export function rotatedName(file: string, started: Date, taken: (name: string) => boolean, after?: string): string {
   const extension = extname(file);
   const stem = file.slice(0, file.length - extension.length);
   const base = `${stem}-${utcStamp(started)}`;
-  let name = `${base}${extension}`;
-  // Two rotations within a second (a small --rotate-size): the later one is numbered.
-  for (let n = 1; taken(name) || taken(`${name}.gz`); n += 1) name = `${base}-${n}${extension}`;
-  return name;
+  const numbered = (n: number) =>
+    n === 0 ? `${base}${extension}` : `${base}_${String(n).padStart(3, '0')}${extension}`;
+  let n = 0;
+  if (after?.startsWith(base)) n = Number(/_(\d+)[^_]*$/.exec(after.slice(base.length))?.[1] ?? 0) + 1;
+  while (taken(numbered(n)) || taken(`${numbered(n)}.gz`)) n += 1;
+  return numbered(n);
 }
 
 /** The rotated recordings of `file` in its folder, oldest first. */
@@ -29,7 +36,7 @@ export function rotatedFiles(file: string): string[] {
   const extension = extname(file);
   const stem = basename(file, extension);
   const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = new RegExp(`^${escaped(stem)}-\\d{8}T\\d{6}Z(?:-\\d+)?${escaped(extension)}(?:\\.gz)?$`);
+  const pattern = new RegExp(`^${escaped(stem)}-\\d{8}T\\d{6}Z(?:_\\d+)?${escaped(extension)}(?:\\.gz)?$`);
   let names: string[];
   try {
     names = readdirSync(dirname(file));
@@ -38,13 +45,6 @@ export function rotatedFiles(file: string): string[] {
   }
   return names
     .filter((name) => pattern.test(name) && !name.endsWith('.tmp'))
-    .sort(byStamp)
+    .sort()
     .map((name) => join(dirname(file), name));
-}
-
-/** Name order, with traffic-…Z-2 after traffic-…Z-1 and both after traffic-…Z. */
-function byStamp(a: string, b: string): number {
-  const key = (name: string) =>
-    name.replace(/Z(?:-(\d+))?(\.[^Z]*)$/, (_, n: string | undefined) => `Z-${(n ?? '0').padStart(6, '0')}`);
-  return key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 }
