@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceService, startReferenceService } from '../../src/reference/service.js';
 import { runCli, startListeningCli } from '../helpers/cli.js';
 import { setUpWithShortReturnUrl } from '../helpers/proxy-fixture.js';
@@ -31,7 +31,17 @@ async function orderAndRead(proxyUrl: string): Promise<void> {
   await (await fetch(checkout.setupUrl, { headers: { accept: 'application/json' } })).text();
 }
 
-const proxy = (args: string[]) => startListeningCli(['proxy', '--target', service.baseUrl, ...args]);
+const sessions: Awaited<ReturnType<typeof startListeningCli>>[] = [];
+afterEach(() => {
+  // A test that failed halfway leaves no session running.
+  for (const session of sessions.splice(0)) if (session.child.exitCode === null) session.child.kill('SIGKILL');
+});
+
+async function proxy(args: string[]) {
+  const session = await startListeningCli(['proxy', '--target', service.baseUrl, ...args]);
+  sessions.push(session);
+  return session;
+}
 
 describe('the proxy recording', () => {
   it('refuses, exit 2 in one line, a second session appending to a recording in use', async () => {
