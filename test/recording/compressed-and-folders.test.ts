@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReferenceService } from '../../src/reference/service.js';
 import { BIN, runCli } from '../helpers/cli.js';
 
 // validate reads what a long proxy session leaves: several files, a folder of rotated recordings
@@ -44,6 +45,22 @@ describe('validate over rotated recordings', () => {
       expect(split.json.target).toBe(
         `${join(parts, 'traffic-20261128T170000Z.ndjson.gz')}, ${join(parts, 'traffic.ndjson')}`,
       );
+    }
+  });
+
+  it('replays a folder of plain and gzip-compressed parts as it replays the whole', async () => {
+    const service = await startReferenceService();
+    try {
+      const replayed = async (what: string, name: string) => {
+        const result = await runCli(['replay', what, '--target', service.baseUrl, '--report-dir', join(folder, name)]);
+        expect(result.code).toBe(0);
+        return /^Replay: .*$/m.exec(result.stdout)?.[0];
+      };
+      const whole = await replayed(join(folder, 'whole.ndjson'), 'replay-whole');
+      expect(whole).toMatch(/^Replay: \d+ of \d+ recorded exchanges sent again/);
+      expect(await replayed(join(folder, 'parts'), 'replay-parts')).toBe(whole);
+    } finally {
+      await service.close();
     }
   });
 
