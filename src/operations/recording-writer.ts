@@ -109,12 +109,13 @@ export class RecordingWriter {
     private readonly options: RecordingWriterOptions = {},
   ) {
     this.maxWaiting = options.maxWaitingBytes ?? MAX_WAITING_BYTES;
+    // A file that is not there yet is made when opened; a link is refused when opened.
     let kind: 'fifo' | 'file' | 'other' = 'file';
     try {
       const stat = lstatSync(file);
-      kind = stat.isFIFO() ? 'fifo' : stat.isFile() ? 'file' : stat.isSymbolicLink() ? 'file' : 'other';
+      kind = stat.isFIFO() ? 'fifo' : stat.isFile() ? 'file' : 'other';
     } catch {
-      // Made when opened.
+      // Not there yet.
     }
     this.regular = kind === 'file';
     if (kind === 'fifo') {
