@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +56,29 @@ describe('the proxy recording', () => {
     await orderAndRead(first.url);
     expect((await first.stop()).code).toBe(0);
     expect(existsSync(`${record}.lock`)).toBe(false);
+  });
+
+  it('appends after a session killed with SIGKILL: takes its lock over, starts on a fresh line, and validate judges all but the torn line', async () => {
+    const at = place('killed');
+    const record = join(at, 'traffic.ndjson');
+    const first = await proxy(['--record', record, '--report-dir', join(at, 'one')]);
+    await orderAndRead(first.url);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    first.child.kill('SIGKILL');
+    await once(first.child, 'exit');
+    expect(existsSync(`${record}.lock`)).toBe(true);
+    // The line a write cut short would leave.
+    appendFileSync(record, '{"target":"http://127.0.0.1:1/v2/","request":{"method":"GET","ur');
+    const second = await proxy(['--record', record, '--report-dir', join(at, 'two')]);
+    await orderAndRead(second.url);
+    expect((await second.stop()).code).toBe(0);
+    const lines = readFileSync(record, 'utf8').split('\n').filter(Boolean);
+    expect(lines).toHaveLength(5);
+    const validated = await runCli(['validate', record, '--report-dir', join(at, 'validate')]);
+    expect(validated.code).toBe(0);
+    expect(validated.stderr.match(/is not JSON/g)).toHaveLength(1);
+    expect(validated.stderr).toMatch(/line 3 is not JSON \(cut off\?\); skipped/);
+    expect(JSON.parse(readFileSync(join(at, 'validate', 'results.json'), 'utf8')).exchanges).toBe(2);
   });
 
   it.skipIf(process.platform === 'win32')('starts at once when --record names a FIFO no one reads yet', async () => {

@@ -169,6 +169,23 @@ describe('the recording writer', () => {
     });
   });
 
+  it('rotates by time, leaving the file alone while nothing is written', async () => {
+    const at = place('rotate-every');
+    const file = join(at, 'traffic.ndjson');
+    const writer = new RecordingWriter(file, { rotation: { everyMs: 100 } });
+    writer.append(line(1));
+    writer.flush();
+    await wait(350);
+    // Closed at once: no tick of the timer comes between.
+    writer.append(line(2));
+    await writer.close();
+    const rotated = readdirSync(at).filter((name) => name !== 'traffic.ndjson');
+    // One rotation with a line in it; the empty file that followed was not rotated again.
+    expect(rotated, rotated.join(' ')).toHaveLength(1);
+    expect(readFileSync(join(at, rotated[0] as string), 'utf8')).toBe(`${line(1)}\n`);
+    expect(readFileSync(file, 'utf8')).toBe(`${line(2)}\n`);
+  });
+
   it('rotates by size on a whole line into files named by their start time, gzip-compressed, keeping the newest', async () => {
     const at = place('rotate');
     const file = join(at, 'traffic.ndjson');
