@@ -168,6 +168,11 @@ export function proxyCommand(yargs: Argv) {
       // A console that goes away (| head, a closed terminal) does not end the session, nor SIGUSR1 open a debugger.
       surviveLostStreams();
       noDebuggerOnSignal();
+      // Listened for from the start: a SIGTERM with no listener would end the proxy before it
+      // flushed the recording and summary. Every signal that ends the session ends it gracefully
+      // (SIGHUP from a closed terminal too); one that comes while it starts stops it once it listens.
+      const stop = stopOnSignals();
+      void stop.stopped.then((signal) => stopping({ signal }));
       const wrapped = commandAfterDashes(hideBin(process.argv));
       const formats: ('json' | 'xml')[] =
         argv.format === 'json' || argv.format === 'xml' ? [argv.format] : ['json', 'xml'];
@@ -210,11 +215,6 @@ export function proxyCommand(yargs: Argv) {
         : undefined;
       // However the process ends (short of SIGKILL), the trust files made for the command go with it.
       if (clientEnv) process.once('exit', () => clientEnv.remove());
-      // Listened for before the line goes out: whoever waits for it may signal at once, and a
-      // SIGTERM with no listener would end the proxy before it flushed the recording and summary.
-      // Every signal that ends the session ends it gracefully (SIGHUP from a closed terminal too).
-      const stop = stopOnSignals();
-      void stop.stopped.then((signal) => stopping({ signal }));
       // Wrapping a command, standard output is the command's own: the line goes to stderr.
       (wrapped ? process.stderr : process.stdout).write(`listening on ${proxy.url}\n`);
       if (clientEnv && !argv.quiet)
