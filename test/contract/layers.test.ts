@@ -20,6 +20,9 @@ const LAYERS: Record<string, number> = {
   'src/tls': 3,
   // The control API and live page: read by the proxy and the reference service alike.
   'src/control': 3.5,
+  // Running for days (signals, the console going away, the recording's file, rotation): used by
+  // the proxy, the reference service and the CLI.
+  'src/operations': 3.5,
   'src/probes': 4,
   'src/recording': 4,
   'src/replay': 4,
