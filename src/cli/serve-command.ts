@@ -9,6 +9,7 @@ import { stopOnSignals } from '../operations/stop-signals.js';
 import { FAULT_LIST, OPERATION_HELP, parseFault } from '../reference/faults.js';
 import type { ReferenceService } from '../reference/service.js';
 import { parseByteSize } from './byte-size.js';
+import { parseDuration } from './duration.js';
 import { portOption } from './number-option.js';
 import { withSettings } from './settings.js';
 
@@ -118,6 +119,12 @@ export function serveCommand(yargs: Argv) {
             describe:
               "Call this URL after each order or payment status change, as the real service calls a shop's webhook: POST, form body orderId=<id>; retried after 1, 2, 4, 8 s on an answer other than 2xx or none within 10 s (repeatable)",
           })
+          .option('drain-timeout', {
+            type: 'string',
+            default: '10s',
+            describe:
+              'On stopping, how long requests in flight may finish before they are cut off (a second Ctrl-C or SIGTERM stops waiting at once)',
+          })
           .option('fault', {
             type: 'string',
             array: true,
@@ -151,6 +158,7 @@ export function serveCommand(yargs: Argv) {
       // Every signal that ends the service ends it gracefully (SIGHUP from a closed terminal too).
       const stop = stopOnSignals();
       portOption(argv.port);
+      const drainMs = parseDuration(argv['drain-timeout'], '--drain-timeout');
       const maxUploadBytes = parseByteSize(argv['max-upload'], '--max-upload');
       const publicUrl = argv['public-url'] === undefined ? undefined : publicBaseUrl(argv['public-url']);
       const clientSecret = argv['client-secret'];
@@ -220,7 +228,7 @@ export function serveCommand(yargs: Argv) {
       // Told once everything is in place: whoever waits for the line may signal at once.
       process.stdout.write(`listening on ${service.baseUrl}\n`);
       stopping({ signal: await stop.stopped });
-      await service.close();
+      await service.close({ ms: drainMs, hurry: stop.hurried });
       stopped({ exitCode: 0 });
     },
   );

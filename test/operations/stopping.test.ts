@@ -261,6 +261,29 @@ describe('serve stopping', () => {
       expect(await session.exited).toEqual({ code: 0, signal: null });
     });
 
+  it('lets a request in flight finish on SIGTERM, within --drain-timeout, and cuts it at a second SIGTERM', async () => {
+    const at = place('serve-drain');
+    const session = await start(['serve', '--fault', 'slow:post-orders:1500'], at);
+    const answered = fetch(`${session.url}orders`, { method: 'POST' }).then((answer) => answer.status);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    session.child.kill('SIGTERM');
+    expect(await answered).toBe(201);
+    expect(await session.exited).toEqual({ code: 0, signal: null });
+
+    const hurried = await start(['serve', '--fault', 'slow:post-orders:60000'], place('serve-hurried'));
+    const cut = fetch(`${hurried.url}orders`, { method: 'POST' }).then(
+      (answer) => answer.status,
+      () => 'cut',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    hurried.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(hurried.child.exitCode).toBeNull();
+    hurried.child.kill('SIGTERM');
+    expect(await cut).toBe('cut');
+    expect(await hurried.exited).toEqual({ code: 0, signal: null });
+  });
+
   it('goes on serving when its stdout and stderr readers are gone', async () => {
     const at = place('serve-lost');
     // A webhook no one answers: each try is a line on stderr.
