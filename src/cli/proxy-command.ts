@@ -266,6 +266,8 @@ export function proxyCommand(yargs: Argv) {
           );
         else await stop.stopped;
       } finally {
+        // The wrapped command's end stops the session too.
+        if (!stop.stopping()) stopping({});
         clearInterval(periodic);
         clientEnv?.remove();
         await proxy.close(stop.hurried);
