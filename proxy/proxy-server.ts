@@ -112,15 +112,9 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   const session = sessionRedaction(redaction);
   const redact = session.exchange;
   const log = options.log ?? (() => {});
-  // A recording that cannot be written (a full disk) must not stop the traffic it records: the
-  // proxy says so once and goes on forwarding and judging.
-  const recorder = new Recorder(
-    options.recordFile,
-    options.harFile,
-    (message) => log(`print-conformance: ${message}; exchanges from now on are not recorded there`),
-    target.href,
-    options.rotation,
-  );
+  // A recording that cannot be written (a full disk) must not stop the traffic it records: it is
+  // said once (src/operations/session-events.ts) and the proxy goes on forwarding and judging.
+  const recorder = new Recorder(options.recordFile, options.harFile, () => {}, target.href, options.rotation);
   await recorder.ready();
   // The target is the service's base: what goes elsewhere under it is not the interface.
   const state = new TrafficState(target.href);

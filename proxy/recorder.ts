@@ -2,6 +2,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { fileProblem } from '../src/findings/file-problem.js';
 import { harEntry } from '../src/http/har-entry.js';
 import { RecordingWriter, type Rotation } from '../src/operations/recording-writer.js';
+import { recordingFailed } from '../src/operations/session-events.js';
 import { openOutputFile } from '../src/output/output-file.js';
 import type { Exchange, Violation } from '../src/validate/exchange.js';
 import { BatchedWrites } from './batched-writes.js';
@@ -69,6 +70,9 @@ export class Recorder {
   private readonly har: WriteStream | undefined;
   private readonly harLines: BatchedWrites | undefined;
   private harEntries = 0;
+  /** HAR entries known to be written, and whether the HAR file stopped being written. */
+  private harWritten = 0;
+  private harFailed = false;
   private flushTimer: NodeJS.Timeout | undefined;
   /** Why a file stopped being written (a full disk, say), once one did. */
   failure: string | undefined;
@@ -113,9 +117,13 @@ export class Recorder {
   }
 
   private broke(file: string | undefined, error: NodeJS.ErrnoException): void {
-    if (this.failure) return;
-    this.failure = `cannot write ${file}: ${error.code ?? error.message}`;
-    this.failed(this.failure);
+    if (this.harFailed) return;
+    this.harFailed = true;
+    const reason = error.code ? `cannot write it: ${fileProblem(error)}` : error.message;
+    this.failure ??= `${file}: ${reason}`;
+    // Told where every failure of a recording is told (a line, a log event, a metric).
+    recordingFailed({ file: file ?? '', fromSeq: this.harWritten + 1, reason });
+    this.failed(`${file}: ${reason}`);
   }
 
   /** Writes an exchange; returns its NDJSON line as JSON.stringify made it (without the target), when there is one. */
@@ -140,7 +148,10 @@ export class Recorder {
     this.flushTimer = undefined;
     // A stream that broke takes nothing more (BatchedWrites drops it); the other one goes on.
     this.ndjson?.flush();
-    this.harLines?.flush();
+    const upTo = this.harEntries;
+    this.harLines?.flush(() => {
+      if (upTo > this.harWritten) this.harWritten = upTo;
+    });
     // A HAR file that does not keep up (a stalled pipe) is let go rather than held in memory.
     if (this.har && !this.har.destroyed && this.har.writableLength > MAX_HAR_WAITING) {
       this.broke(
