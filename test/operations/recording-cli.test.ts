@@ -104,6 +104,18 @@ describe('the proxy recording', () => {
     expect(readFileSync(join(at, 'summary.md'), 'utf8')).toMatch(/The recording is incomplete: /);
   });
 
+  it('tells a HAR file that cannot be written as it tells the NDJSON recording, and exits 2', async () => {
+    const at = place('har-full');
+    const session = await proxy(['--har', '/dev/full', '--report-dir', at]);
+    await orderAndRead(session.url);
+    const { code, stderr } = await session.stop();
+    expect(code).toBe(2);
+    expect(stderr).toMatch(
+      /the recording \/dev\/full is incomplete: from exchange 1 on nothing is written to it \(cannot write it: no space left on the device\)/,
+    );
+    expect(JSON.parse(readFileSync(join(at, 'results.json'), 'utf8')).recording.complete).toBe(false);
+  });
+
   it('exits 2 when a report cannot be written', async () => {
     const at = place('unwritable');
     const report = join(at, 'results.json');
