@@ -338,7 +338,11 @@ export class RecordingWriter {
       const ended = await new Promise<boolean>((resolve) => {
         stream.once('error', () => resolve(true));
         stream.once('close', () => resolve(true));
-        stream.end(() => resolve(true));
+        // The end's callback may hear of a failed write before the 'error' event comes.
+        stream.end((error?: Error | null) => {
+          if (error) this.fail(`cannot write it: ${fileProblem(error)}`);
+          resolve(true);
+        });
         // A reader that stalls for good cannot hold the session's end.
         timer = setTimeout(() => resolve(false), CLOSE_WAIT_MS);
       });
