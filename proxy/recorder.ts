@@ -164,6 +164,8 @@ export class Recorder {
 
   async close(): Promise<void> {
     this.flush();
+    // A write that failed already is told now: its 'error' event may come after the verdict.
+    if (this.har?.errored) this.broke(this.harFile, this.har.errored as NodeJS.ErrnoException);
     await Promise.all([
       this.ndjson?.close(),
       this.har ? ended(this.har, HAR_TAIL, (error) => this.broke(this.harFile, error)) : undefined,

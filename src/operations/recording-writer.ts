@@ -226,7 +226,9 @@ export class RecordingWriter {
     }
     this.bytes += bytes.length;
     stream.write(bytes, (error) => {
-      if (!error && lastSeq > this.writtenSeq) this.writtenSeq = lastSeq;
+      // Told at once: the 'error' event comes later, maybe after the session has ended.
+      if (error) this.fail(`cannot write it: ${fileProblem(error)}`);
+      else if (lastSeq > this.writtenSeq) this.writtenSeq = lastSeq;
       if (reuse && this.spare.length < 4) this.spare.push(reuse);
     });
   }
@@ -333,6 +335,7 @@ export class RecordingWriter {
     this.stopTimers();
     if (!this.stream && !this.failure) this.fail('no reader ever opened it');
     const stream = this.stream;
+    if (stream?.errored && !this.failure) this.fail(`cannot write it: ${fileProblem(stream.errored)}`);
     if (stream && !this.failure && !stream.destroyed) {
       let timer: NodeJS.Timeout | undefined;
       const ended = await new Promise<boolean>((resolve) => {

@@ -96,10 +96,13 @@ describe('the proxy recording', () => {
     const at = place('incomplete');
     const session = await proxy(['--record', '/dev/full', '--report-dir', at, '--summary-md', join(at, 'summary.md')]);
     await setUpWithShortReturnUrl(session.url);
-    const { code } = await session.stop();
+    const { code, stderr: said } = await session.stop();
     expect(code).toBe(1);
     const result = JSON.parse(readFileSync(join(at, 'results.json'), 'utf8'));
-    expect(result.recording).toEqual({ complete: false, problem: expect.stringMatching(/^\/dev\/full: cannot write/) });
+    expect(result.recording, said).toEqual({
+      complete: false,
+      problem: expect.stringMatching(/^\/dev\/full: cannot write/),
+    });
     expect(readFileSync(join(at, 'junit.xml'), 'utf8')).toMatch(/<property name="recording" value="incomplete: /);
     expect(readFileSync(join(at, 'summary.md'), 'utf8')).toMatch(/The recording is incomplete: /);
   });
