@@ -1,4 +1,7 @@
 #!/usr/bin/env node
+// SIGUSR1 would open Node.js's inspector on 127.0.0.1:9229, where anyone on the machine can run
+// code in the process: a listener takes the signal over (see src/operations/no-debugger-signal.ts).
+if (process.platform !== 'win32') process.on('SIGUSR1', () => {});
 // The compiled CLI lives in dist/; `npm ci` builds it (prepare). A Node.js whose HTTP parser has a
 // known flaw is refused first. `validate` starts its worker threads next, so that they boot while
 // the rest of the CLI loads.

@@ -52,8 +52,8 @@ export class BatchedWrites {
     }
   }
 
-  /** What waits goes to the file now. */
-  flush(): void {
+  /** What waits goes to the file now; `written` is told once the file has taken it. */
+  flush(written?: () => void): void {
     const batch = this.batch;
     if (!batch || this.used === 0) return;
     const used = this.used;
@@ -61,8 +61,9 @@ export class BatchedWrites {
     this.used = 0;
     if (this.stream.errored) return;
     this.wrote(used);
-    this.stream.write(batch.subarray(0, used), () => {
+    this.stream.write(batch.subarray(0, used), (error) => {
       if (this.spare.length < MAX_SPARE) this.spare.push(batch);
+      if (!error) written?.();
     });
   }
 }

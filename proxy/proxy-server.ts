@@ -10,6 +10,7 @@ import { hostAllowed, isLoopback } from '../src/http/host-names.js';
 import { listen } from '../src/http/listen.js';
 import { OperationsLog } from '../src/operations/log.js';
 import type { OperationsMetrics } from '../src/operations/metrics.js';
+import type { Rotation } from '../src/operations/recording-writer.js';
 import { type SessionNames, sessionRedaction } from '../src/redaction/index.js';
 import { HostContexts } from '../src/tls/host-contexts.js';
 import { caDirectory, existingCaCertificate, loadOrCreateCa } from '../src/tls/local-ca.js';
@@ -61,6 +62,8 @@ export interface ProxyOptions {
   memoryBudget?: number;
   /** Client connections open at once; beyond them a connection is answered 503 and closed (default 1000). */
   maxConnections?: number;
+  /** When and how the --record file is rotated. */
+  rotation?: Rotation;
   /** On close, exchanges still in flight after this long are cut off and recorded as such (default 10 s). */
   stopTimeoutMs?: number;
   /** Host names clients may address the proxy by, besides IP addresses, localhost and `host`. */
@@ -101,8 +104,11 @@ export interface ProxyHandle {
   clientLabel: (client: string) => string;
   /** Gives the control API the session's verdicts so far (the CLI knows how they are reckoned). */
   verdicts(source: () => unknown): void;
-  /** Stops accepting, lets exchanges in flight finish, flushes the recording. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting, lets exchanges in flight finish (until the stop timeout, or until `hurry`
+   * settles), flushes the recording.
+   */
+  close(hurry?: Promise<unknown>): Promise<void>;
 }
 
 export { VIOLATIONS_HEADER } from './proxy-context.js';
@@ -123,19 +129,16 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   const log = options.log ?? (() => {});
   const events = options.events ?? new OperationsLog({ text: log });
   const metrics = options.metrics;
-  // A recording that cannot be written (a full disk) must not stop the traffic it records: the
-  // proxy says so once and goes on forwarding and judging.
+  // A recording that cannot be written (a full disk) must not stop the traffic it records: it is
+  // said once (src/operations/session-events.ts, which the log and the metrics hear) and the proxy
+  // goes on forwarding and judging.
   const recorder = new Recorder(
     options.recordFile,
     options.harFile,
-    (message) => {
-      metrics?.recordingWriteFailed('write');
-      events.recordingFailed(`print-conformance: ${message}; exchanges from now on are not recorded there`, {
-        reason: message,
-      });
-    },
+    () => {},
     target.href,
     metrics && ((bytes) => metrics.recorded(bytes)),
+    options.rotation,
   );
   await recorder.ready();
   // The target is the service's base: what goes elsewhere under it is not the interface.
@@ -345,7 +348,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     clients: clientTally,
     clientLabel,
     verdicts: (source) => control.setVerdicts(source),
-    close: async () => {
+    close: async (hurry?: Promise<unknown>) => {
       clearInterval(sweep);
       control.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -363,8 +366,12 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       const late = new Promise<'late'>((resolve) => {
         timer = setTimeout(() => resolve('late'), stopTimeoutMs);
       });
-      if ((await Promise.race([drained(), late])) === 'late')
+      const hurried = hurry?.then(() => 'hurried' as const) ?? new Promise<never>(() => {});
+      const ending = await Promise.race([drained(), late, hurried]);
+      if (ending === 'late' && inFlight > 0)
         log(`stopping: cutting off ${inFlight} exchange(s) still in flight after ${stopTimeoutMs / 1000} s`);
+      else if (ending === 'hurried' && inFlight > 0)
+        log(`stopping: cutting off ${inFlight} exchange(s) still in flight (stopped again)`);
       clearTimeout(timer);
       stopping = true;
       for (const connection of connections.keys()) connection.cutOff();

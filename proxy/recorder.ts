@@ -1,6 +1,8 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { fileProblem } from '../src/findings/file-problem.js';
 import { harEntry } from '../src/http/har-entry.js';
+import { RecordingWriter, type Rotation } from '../src/operations/recording-writer.js';
+import { recordingFailed } from '../src/operations/session-events.js';
 import { openOutputFile } from '../src/output/output-file.js';
 import type { Exchange, Violation } from '../src/validate/exchange.js';
 import { BatchedWrites } from './batched-writes.js';
@@ -62,12 +64,17 @@ function ended(stream: WriteStream, tail: string | undefined, broke: (error: Err
   });
 }
 
+/** Most bytes the HAR file may have waiting; past it (a stalled pipe) it stops being written. */
+const MAX_HAR_WAITING = 64 * 1024 * 1024;
+
 export class Recorder {
-  private readonly ndjson: WriteStream | undefined;
+  private readonly ndjson: RecordingWriter | undefined;
   private readonly har: WriteStream | undefined;
-  private readonly ndjsonLines: BatchedWrites | undefined;
   private readonly harLines: BatchedWrites | undefined;
   private harEntries = 0;
+  /** HAR entries known to be written, and whether the HAR file stopped being written. */
+  private harWritten = 0;
+  private harFailed = false;
   private flushTimer: NodeJS.Timeout | undefined;
   /** Why a file stopped being written (a full disk, say), once one did. */
   failure: string | undefined;
@@ -81,50 +88,62 @@ export class Recorder {
    * @param wrote told of the bytes handed to the files, as they are (the recording's metric).
    */
   constructor(
-    private readonly ndjsonFile: string | undefined,
+    ndjsonFile: string | undefined,
     private readonly harFile: string | undefined,
     private readonly failed: (message: string) => void = () => {},
     private readonly target?: string,
     wrote?: (bytes: number) => void,
+    rotation?: Rotation,
   ) {
     this.linePrefix = target === undefined ? undefined : `{"target":${JSON.stringify(target)},`;
-    this.ndjson = ndjsonFile ? outputStream(ndjsonFile, 'append') : undefined;
+    // Its failures are told by the writer itself (session-events), with the exchange they start at.
+    this.ndjson = ndjsonFile
+      ? new RecordingWriter(ndjsonFile, {
+          ...(rotation ? { rotation } : {}),
+          ...(wrote ? { wrote } : {}),
+          failed: (problem) => {
+            this.failure ??= problem;
+          },
+        })
+      : undefined;
     try {
       this.har = harFile ? outputStream(harFile, 'replace') : undefined;
     } catch (error) {
-      this.ndjson?.destroy();
+      void this.ndjson?.close();
       throw error;
     }
-    this.ndjsonLines = this.ndjson && new BatchedWrites(this.ndjson, wrote);
     this.harLines = this.har && new BatchedWrites(this.har, wrote);
   }
 
   /** Sets the files up for writing (they are open already: the constructor throws when one cannot be). */
   async ready(): Promise<void> {
-    this.ndjson?.on('error', (error) => this.broke(this.ndjsonFile, error));
     this.har?.on('error', (error) => this.broke(this.harFile, error));
     this.har?.write(harHead(this.target));
   }
 
   private broke(file: string | undefined, error: NodeJS.ErrnoException): void {
-    if (this.failure) return;
-    this.failure = `cannot write ${file}: ${error.code ?? error.message}`;
-    this.failed(this.failure);
+    if (this.harFailed) return;
+    this.harFailed = true;
+    const reason = error.code ? `cannot write it: ${fileProblem(error)}` : error.message;
+    this.failure ??= `${file}: ${reason}`;
+    // Told where every failure of a recording is told (a line, a log event, a metric).
+    recordingFailed({ file: file ?? '', fromSeq: this.harWritten + 1, reason });
+    this.failed(`${file}: ${reason}`);
   }
 
   /** Writes an exchange; returns its NDJSON line as JSON.stringify made it (without the target), when there is one. */
   record(exchange: RecordedExchange): string | undefined {
     let line: string | undefined;
-    if (this.ndjsonLines) {
+    if (this.ndjson) {
       line = JSON.stringify(exchange);
       // Spliced in as text: a copy of the exchange with one more member would cost more per line.
-      this.ndjsonLines.append(this.linePrefix && line.length > 2 ? `${this.linePrefix}${line.slice(1)}` : line, true);
+      this.ndjson.append(this.linePrefix && line.length > 2 ? `${this.linePrefix}${line.slice(1)}` : line);
     }
     if (this.harLines) {
       this.harLines.append(`${this.harEntries > 0 ? ',\n' : ''}      ${JSON.stringify(harEntry(exchange))}`);
       this.harEntries += 1;
     }
-    if (!this.flushTimer && (this.ndjsonLines?.waiting || this.harLines?.waiting))
+    if (!this.flushTimer && (this.ndjson?.waiting || this.harLines?.waiting))
       this.flushTimer = setTimeout(() => this.flush(), FLUSH_MS);
     return line;
   }
@@ -133,14 +152,27 @@ export class Recorder {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     // A stream that broke takes nothing more (BatchedWrites drops it); the other one goes on.
-    this.ndjsonLines?.flush();
-    this.harLines?.flush();
+    this.ndjson?.flush();
+    const upTo = this.harEntries;
+    this.harLines?.flush(() => {
+      if (upTo > this.harWritten) this.harWritten = upTo;
+    });
+    // A HAR file that does not keep up (a stalled pipe) is let go rather than held in memory.
+    if (this.har && !this.har.destroyed && this.har.writableLength > MAX_HAR_WAITING) {
+      this.broke(
+        this.harFile,
+        new Error(`it does not keep up: ${MAX_HAR_WAITING / 1024 / 1024} MiB wait to be written`),
+      );
+      this.har.destroy();
+    }
   }
 
   async close(): Promise<void> {
     this.flush();
+    // A write that failed already is told now: its 'error' event may come after the verdict.
+    if (this.har?.errored) this.broke(this.harFile, this.har.errored as NodeJS.ErrnoException);
     await Promise.all([
-      this.ndjson ? ended(this.ndjson, undefined, (error) => this.broke(this.ndjsonFile, error)) : undefined,
+      this.ndjson?.close(),
       this.har ? ended(this.har, HAR_TAIL, (error) => this.broke(this.harFile, error)) : undefined,
     ]);
   }

@@ -317,6 +317,9 @@ try {
       // The compiled code travels too: a start skips compiling the bundle. V8's code cache is for
       // the architecture that made it: another's executable compiles at start instead.
       useCodeCache: !foreign,
+      // SIGUSR1 would open the inspector on 127.0.0.1:9229 (code run by anyone on the machine):
+      // off from the first instant (the CLI also takes the signal over once it runs).
+      execArgv: ['--disable-sigusr1'],
       assets: { 'judge-worker.cjs': join(work, 'judge-worker.cjs'), allure: join(work, 'allure.archive') },
     }),
   );

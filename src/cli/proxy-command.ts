@@ -5,6 +5,10 @@ import type { ProxyHandle, ProxyOptions } from '../../proxy/proxy-server.js';
 import { formatsOf, type RuleId, ruleById } from '../contract/rules.js';
 import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
+import { surviveLostStreams } from '../operations/lost-streams.js';
+import { noDebuggerOnSignal } from '../operations/no-debugger-signal.js';
+import { stopped, stopping } from '../operations/session-events.js';
+import { type SessionStop, stopOnSignals } from '../operations/stop-signals.js';
 import { writeFileWhole } from '../output/output-file.js';
 import {
   commandLineSecrets,
@@ -18,6 +22,7 @@ import { terminalText } from '../report/terminal-text.js';
 import type { VerdictContext } from '../validate/verdicts.js';
 import { parseByteSize } from './byte-size.js';
 import { parseClientsBy } from './clients-by.js';
+import { parseDuration } from './duration.js';
 import { parseConnectTo, parseIntercept, readTargetCa } from './interception-options.js';
 import { numberOption, portOption } from './number-option.js';
 import { operationsOptions, operationsSettings, startSessionOperations } from './operations-options.js';
@@ -61,12 +66,15 @@ function proxySettings(argv: ProxyArgs, selected: Set<string>): Omit<ProxyOption
   const maxConnections = numberOption(argv['max-connections'], '--max-connections', 1);
   if (!Number.isInteger(maxConnections)) throw new UsageError('--max-connections needs a whole number');
   const redact = optionList(argv.redact);
+  const stopTimeoutMs = parseDuration(argv['drain-timeout'], '--drain-timeout');
   return {
     target: target.href,
     host: argv.host,
     port: argv.port,
     mode: argv.mode,
     recordFile: argv.record ? resolve(argv.record) : undefined,
+    ...rotationOf(argv),
+    stopTimeoutMs,
     harFile: argv.har ? resolve(argv.har) : undefined,
     recordBodies: argv['record-bodies'],
     validateLimit: parseByteSize(argv['validate-limit'], '--validate-limit'),
@@ -91,6 +99,36 @@ function proxySettings(argv: ProxyArgs, selected: Set<string>): Omit<ProxyOption
   };
 }
 
+/** --rotate-*: when and how the recording is rotated; each needs --record. */
+function rotationOf(argv: ProxyArgs): Pick<ProxyOptions, 'rotation'> {
+  const size = argv['rotate-size'];
+  const every = argv['rotate-every'];
+  const keep = argv['rotate-keep'];
+  const given = [
+    ['--rotate-size', size],
+    ['--rotate-every', every],
+    ['--rotate-keep', keep],
+    ['--rotate-gzip', argv['rotate-gzip'] || undefined],
+  ] as const;
+  const first = given.find(([, value]) => value !== undefined);
+  if (!first) return {};
+  if (!argv.record) throw new UsageError(`${first[0]} rotates the --record file: give --record FILE too`);
+  if (size === undefined && every === undefined)
+    throw new UsageError(`${first[0]} needs --rotate-size SIZE or --rotate-every DURATION to say when to rotate`);
+  const sizeBytes = size === undefined ? undefined : parseByteSize(size, '--rotate-size');
+  if (sizeBytes !== undefined && sizeBytes < 1) throw new UsageError('--rotate-size needs a size of at least 1 byte');
+  if (keep !== undefined && (!Number.isInteger(keep) || keep < 1))
+    throw new UsageError('--rotate-keep needs a whole number of at least 1');
+  return {
+    rotation: {
+      ...(sizeBytes === undefined ? {} : { sizeBytes }),
+      ...(every === undefined ? {} : { everyMs: parseDuration(every, '--rotate-every', 1000) }),
+      gzip: argv['rotate-gzip'],
+      ...(keep === undefined ? {} : { keep }),
+    },
+  };
+}
+
 /** Starts the proxy, or says in one line why it cannot listen or record. */
 async function start(options: ProxyOptions): Promise<ProxyHandle> {
   // Loaded here: it needs node's HTTP parser, and says so in one line when this Node.js lacks it.
@@ -109,17 +147,19 @@ async function start(options: ProxyOptions): Promise<ProxyHandle> {
   }
 }
 
-/** Standalone: the session lasts until SIGINT or SIGTERM. */
-function untilSignalled(): Promise<void> {
-  return new Promise((done) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      done();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+/**
+ * Wrapping a command, a stop signal goes on to it; a command that does not end within the drain
+ * timeout (it ignores SIGTERM), or a second signal, ends it (SIGKILL to its group): the session
+ * ends either way, its trust files removed and its reports written.
+ */
+function commandDeadline(stop: SessionStop, drainMs: number): Promise<void> {
+  return stop.stopped.then(
+    () =>
+      new Promise<void>((resolve) => {
+        setTimeout(resolve, drainMs).unref();
+        void stop.hurried.then(() => resolve());
+      }),
+  );
 }
 
 export function proxyCommand(yargs: Argv) {
@@ -128,6 +168,14 @@ export function proxyCommand(yargs: Argv) {
     'Run a recording, validating reverse proxy in front of a service (or, with -- COMMAND, around a command)',
     (y) => withSettings(operationsOptions(proxyOptions(y), 'proxy --target https://staging.example.test/v2/'), 'proxy'),
     async (argv) => {
+      // A console that goes away (| head, a closed terminal) does not end the session, nor SIGUSR1 open a debugger.
+      surviveLostStreams();
+      noDebuggerOnSignal();
+      // Listened for from the start: a SIGTERM with no listener would end the proxy before it
+      // flushed the recording and summary. Every signal that ends the session ends it gracefully
+      // (SIGHUP from a closed terminal too); one that comes while it starts stops it once it listens.
+      const stop = stopOnSignals();
+      void stop.stopped.then((signal) => stopping({ signal }));
       const wrapped = commandAfterDashes(hideBin(process.argv));
       const formats: ('json' | 'xml')[] =
         argv.format === 'json' || argv.format === 'xml' ? [argv.format] : ['json', 'xml'];
@@ -157,6 +205,7 @@ export function proxyCommand(yargs: Argv) {
       });
       const log = (line: string) => operations.log.line(line);
       const started = Date.now();
+      const startedMonotonic = performance.now();
       // The verdict's code loads while the proxy starts: not before this command runs, and not at its end.
       const reporting = Promise.all([
         import('./proxy-verdict.js'),
@@ -187,9 +236,8 @@ export function proxyCommand(yargs: Argv) {
       const clientEnv = clientCa
         ? (await import('./client-environment.js')).clientEnvironment(proxy.url, clientCa.certPath, clientCa.certPem)
         : undefined;
-      // Listened for before the line goes out: whoever waits for it may signal at once, and a
-      // SIGTERM with no listener would end the proxy before it flushed the recording and summary.
-      const signalled = wrapped ? undefined : untilSignalled();
+      // However the process ends (short of SIGKILL), the trust files made for the command go with it.
+      if (clientEnv) process.once('exit', () => clientEnv.remove());
       // Wrapping a command, standard output is the command's own: the line goes to stderr.
       // The admin port's line comes first: whoever waits for "listening" knows both.
       if (operations.admin) (wrapped ? process.stderr : process.stdout).write(`admin on ${operations.admin.url}\n`);
@@ -214,6 +262,7 @@ export function proxyCommand(yargs: Argv) {
         target: redactText(settings.target),
         proxyUrl: proxy.url,
         started,
+        startedMonotonic,
         context,
         traffic: proxy.traffic,
         recordingFailure: proxy.recordingFailure(),
@@ -238,14 +287,21 @@ export function proxyCommand(yargs: Argv) {
           : undefined;
       let commandCode = 0;
       try {
-        if (wrapped) commandCode = await runWrapped(wrapped, proxy.url, clientEnv?.variables);
-        else await signalled;
+        if (wrapped)
+          commandCode = await runWrapped(
+            wrapped,
+            proxy.url,
+            clientEnv?.variables,
+            commandDeadline(stop, settings.stopTimeoutMs ?? 10_000),
+          );
+        else await stop.stopped;
       } finally {
-        // From here /readyz answers 503: a load balancer drains this proxy while its exchanges finish.
-        operations.stopping();
+        // The wrapped command's end stops the session too; from here /readyz answers 503, so a load
+        // balancer drains this proxy while its exchanges finish.
+        if (!stop.stopping()) stopping({});
         clearInterval(periodic);
         clientEnv?.remove();
-        await proxy.close();
+        await proxy.close(stop.hurried);
       }
       const [{ proxyVerdict }, { terminalWidth }, { writeReports }, { githubAnnotations }, { appendJobSummary }] =
         await reporting;
@@ -276,6 +332,7 @@ export function proxyCommand(yargs: Argv) {
       if (argv.reporter === 'github')
         (wrapped ? process.stderr : process.stdout).write(githubAnnotations(verdict.result));
       appendJobSummary(verdict.markdown);
+      let reportFailed = false;
       if (argv['summary-md']) {
         try {
           writeFileWhole(resolve(argv['summary-md']), verdict.markdown);
@@ -283,10 +340,11 @@ export function proxyCommand(yargs: Argv) {
           log(
             `print-conformance: cannot write ${argv['summary-md']}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
           );
+          reportFailed = true;
         }
       }
       // The reports of a session, as run writes them; one that cannot be written is said, and the
-      // verdict stands (the traffic went through either way).
+      // session exits 2 as every command does (the traffic went through either way).
       try {
         const places = {
           reportDir: argv['report-dir'],
@@ -302,9 +360,11 @@ export function proxyCommand(yargs: Argv) {
         );
       } catch (error) {
         log(`print-conformance: cannot write the reports: ${fileProblem(error)}`);
+        reportFailed = true;
       }
-      process.exitCode = verdict.exitCode;
-      await operations.close(verdict.exitCode);
+      process.exitCode = reportFailed ? 2 : verdict.exitCode;
+      stopped({ exitCode: process.exitCode });
+      await operations.close();
     },
   );
 }

@@ -16,6 +16,30 @@ export function proxyOptions(y: Argv) {
     .option('port', { type: 'number', default: 0, describe: 'Port to listen on (0: any free port)' })
     .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
     .option('record', { type: 'string', describe: 'Append each exchange to this NDJSON file as it completes' })
+    .option('rotate-size', {
+      type: 'string',
+      describe:
+        'With --record: once the recording holds this much (e.g. 100MiB), it is closed on a whole line, renamed with its start time (traffic-20261128T172900Z.ndjson) and a new one begun',
+    })
+    .option('rotate-every', {
+      type: 'string',
+      describe: 'With --record: rotate the recording this often (e.g. 1h, 1d; a bare number is seconds)',
+    })
+    .option('rotate-gzip', {
+      type: 'boolean',
+      default: false,
+      describe: 'Compress each rotated recording with gzip (….ndjson.gz), off the forwarding path',
+    })
+    .option('rotate-keep', {
+      type: 'number',
+      describe: 'Keep only the newest N rotated recordings, deleting older ones',
+    })
+    .option('drain-timeout', {
+      type: 'string',
+      default: '10s',
+      describe:
+        'On stopping, how long exchanges in flight may finish before they are cut off (a second Ctrl-C or SIGTERM stops waiting at once)',
+    })
     .option('har', {
       type: 'string',
       describe: 'Also write HAR 1.2 here, entry by entry (the document is closed when the proxy stops)',

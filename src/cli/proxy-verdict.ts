@@ -21,6 +21,7 @@ export interface SessionFacts {
   target: string;
   proxyUrl: string;
   started: number;
+  startedMonotonic?: number;
   context: VerdictContext;
   traffic: TrafficLog;
   /** Why the recording is incomplete, if it is. */
@@ -78,16 +79,20 @@ export function proxyVerdict(facts: SessionFacts): ProxyVerdict {
   const data = traffic.tally.data;
   const rules = verdictsOf(data, context);
   const failure = notMade(facts);
-  const ownCode = failure || facts.recordingFailure ? 2 : exitCodeOf(rules);
+  // An incomplete recording cannot stand as a pass, but a failed rule is still the verdict (CLI.md).
+  const rulesCode = exitCodeOf(rules);
+  const ownCode = failure || (facts.recordingFailure && rulesCode !== 1) ? 2 : rulesCode;
   // The command's own failure comes first: it is what the user ran.
   const commandCode = facts.command?.exitCode;
   const exitCode = typeof commandCode === 'number' && commandCode !== 0 ? commandCode : ownCode;
   const result = runResult({
     target: facts.target,
     started: facts.started,
+    ...(facts.startedMonotonic === undefined ? {} : { startedMonotonic: facts.startedMonotonic }),
     context,
     rules,
     tally: data,
+    ...(facts.recordingFailure ? { recordingProblem: facts.recordingFailure } : {}),
     // A session around a command states its verdict and its final code whatever they are (CLI.md).
     ...(facts.command ? { command: { ...facts.command, verdict: ownCode } } : {}),
     ...(facts.command || exitCode !== exitCodeOf(rules) ? { exitCode } : {}),

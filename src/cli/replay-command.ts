@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
 import { isPipe, isStdin } from '../recording/read-exchanges.js';
+import { expandRecordingFolders } from '../recording/recording-files.js';
 import {
   credentialValues,
   givenSecrets,
@@ -44,7 +45,8 @@ export function replayCommand(yargs: Argv) {
             default: undefined,
             type: 'string',
             array: true,
-            describe: 'Recordings of the proxy (.ndjson) or HAR files, replayed in this order as one session',
+            describe:
+              'Recordings of the proxy (.ndjson, gzip-compressed .ndjson.gz) or HAR files, or folders of them (in name order), replayed in this order as one session',
           })
           .option('target', {
             type: 'string',
@@ -98,8 +100,9 @@ export function replayCommand(yargs: Argv) {
       ),
     async (argv) => {
       const started = Date.now();
+      const startedMonotonic = performance.now();
       const selected = selectedRules(argv.only, argv.skip);
-      const files = (argv.files ?? []).map(String);
+      const files = expandRecordingFolders((argv.files ?? []).map(String));
       const pipe = files.find(isPipe);
       if (pipe !== undefined)
         throw new UsageError(
@@ -177,6 +180,7 @@ export function replayCommand(yargs: Argv) {
           ...runResult({
             target: `${shownTarget} (replaying ${files.join(', ')})`,
             started,
+            startedMonotonic,
             context,
             rules: verdictsOf(tally, context),
             tally,

@@ -98,6 +98,7 @@ function refusedForCredentials(answers: TallyData['answers']): boolean {
 
 export async function runConformance(options: RunOptions): Promise<void> {
   const started = Date.now();
+  const startedMonotonic = performance.now();
   const { strict } = options;
   const selected: Set<RuleId> = selectedRules(options.only, options.skip);
   const uploadTypes = optionList(options.uploadTypes);
@@ -247,6 +248,7 @@ export async function runConformance(options: RunOptions): Promise<void> {
     const result = runResult({
       target: redactText(baseUrl, secrets),
       started,
+      startedMonotonic,
       context: suiteContext(config),
       rules: outcome.rules,
       tally: {

@@ -2,11 +2,16 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
+import { surviveLostStreams } from '../operations/lost-streams.js';
+import { noDebuggerOnSignal } from '../operations/no-debugger-signal.js';
+import { stopped, stopping } from '../operations/session-events.js';
+import { stopOnSignals } from '../operations/stop-signals.js';
 import { redactText } from '../redaction/index.js';
 import { FAULT_LIST, OPERATION_HELP, parseFault } from '../reference/faults.js';
 import type { ReferenceService } from '../reference/service.js';
 import { parseByteSize } from './byte-size.js';
 import { CLIENTS_BY_OPTION, parseClientsBy } from './clients-by.js';
+import { parseDuration } from './duration.js';
 import { portOption } from './number-option.js';
 import { operationsOptions, operationsSettings, startSessionOperations } from './operations-options.js';
 import { withSettings } from './settings.js';
@@ -118,6 +123,12 @@ export function serveCommand(yargs: Argv) {
             describe:
               "Call this URL after each order or payment status change, as the real service calls a shop's webhook: POST, form body orderId=<id>; retried after 1, 2, 4, 8 s on an answer other than 2xx or none within 10 s (repeatable)",
           })
+          .option('drain-timeout', {
+            type: 'string',
+            default: '10s',
+            describe:
+              'On stopping, how long requests in flight may finish before they are cut off (a second Ctrl-C or SIGTERM stops waiting at once)',
+          })
           .option('fault', {
             type: 'string',
             array: true,
@@ -145,7 +156,13 @@ export function serveCommand(yargs: Argv) {
         'serve',
       ),
     async (argv) => {
+      // A console that goes away (| head, a closed terminal) does not end the service, nor SIGUSR1 open a debugger.
+      surviveLostStreams();
+      noDebuggerOnSignal();
+      // Every signal that ends the service ends it gracefully (SIGHUP from a closed terminal too).
+      const stop = stopOnSignals();
       portOption(argv.port);
+      const drainMs = parseDuration(argv['drain-timeout'], '--drain-timeout');
       const maxUploadBytes = parseByteSize(argv['max-upload'], '--max-upload');
       const publicUrl = argv['public-url'] === undefined ? undefined : publicBaseUrl(argv['public-url']);
       const clientSecret = argv['client-secret'];
@@ -204,6 +221,7 @@ export function serveCommand(yargs: Argv) {
         throw error;
       }
       const started = Date.now();
+      const startedMonotonic = performance.now();
       const [{ runResult }, { verdictsOf }, { selectedRules }] = await Promise.all([
         import('../report/run-result.js'),
         import('../validate/verdicts.js'),
@@ -223,6 +241,7 @@ export function serveCommand(yargs: Argv) {
         return runResult({
           target: service.publicUrl,
           started,
+          startedMonotonic,
           context: { ...context, formats: [...context.formats] },
           rules: verdictsOf(tally, { ...context, formats: [...context.formats] }),
           tally,
@@ -237,18 +256,11 @@ export function serveCommand(yargs: Argv) {
         url: service.baseUrl,
         ...(operations.admin ? { admin: operations.admin.url } : {}),
       });
-      await new Promise<void>((resolve) => {
-        const stop = (signal: NodeJS.Signals) => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          // From here /readyz answers 503.
-          operations.stopping({ signal });
-          service.close().then(resolve);
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
-      await operations.close(0);
+      // From the stop on /readyz answers 503 (the session's stopping event tells the operations).
+      stopping({ signal: await stop.stopped });
+      await service.close({ ms: drainMs, hurry: stop.hurried });
+      stopped({ exitCode: 0 });
+      await operations.close();
     },
   );
 }

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
+import { expandRecordingFolders } from '../recording/recording-files.js';
 import { clientsByName, clientVerdicts } from '../validate/client-tally.js';
 import type { TallyData } from '../validate/tally.js';
 import { CLIENTS_BY_OPTION, parseClientsBy } from './clients-by.js';
@@ -85,7 +86,8 @@ export function validateCommand(yargs: Argv) {
             default: undefined,
             type: 'string',
             array: true,
-            describe: 'Recordings (.ndjson) or HAR files; - reads one from standard input',
+            describe:
+              'Recordings (.ndjson, gzip-compressed .ndjson.gz) or HAR files, or folders of them (read in name order); - reads one from standard input',
           })
           .option('only', { type: 'string', array: true, describe: 'Judge only these rule IDs or prefixes' })
           .option('skip', { type: 'string', array: true, describe: 'Skip these rule IDs or prefixes' })
@@ -131,8 +133,9 @@ export function validateCommand(yargs: Argv) {
       ),
     async (argv) => {
       const started = Date.now();
+      const startedMonotonic = performance.now();
       const selected = selectedRules(argv.only, argv.skip);
-      const files = (argv.files ?? []).map(String);
+      const files = expandRecordingFolders((argv.files ?? []).map(String));
       checkReportPlaces(argv);
       const jobs = argv.jobs;
       if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 0))
@@ -182,6 +185,7 @@ export function validateCommand(yargs: Argv) {
       const result = runResult({
         target: files.join(', '),
         started,
+        startedMonotonic,
         context,
         rules: shard ? shardVerdicts(verdictsOf(tally, context)) : verdictsOf(tally, context),
         tally,

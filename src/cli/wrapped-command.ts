@@ -25,7 +25,13 @@ function signalCode(signal: NodeJS.Signals): number {
   return 128 + (constants.signals[signal] ?? 0);
 }
 
-const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+/** Signals that stop the session, and what the command is sent for each. */
+const FORWARDED: Partial<Record<NodeJS.Signals, NodeJS.Signals>> = {
+  SIGINT: 'SIGINT',
+  SIGTERM: 'SIGTERM',
+  SIGHUP: 'SIGHUP',
+  SIGUSR2: 'SIGTERM',
+};
 
 /** Process groups are POSIX: elsewhere the command alone is signalled. */
 const OWN_GROUP = process.platform !== 'win32';
@@ -36,12 +42,15 @@ const OWN_GROUP = process.platform !== 'win32';
  * SIGTERM sent to this process go on to the command and everything it started: the command leads a
  * process group of its own and the signal goes to the group, so that `sh -c '…; sleep 30'` or a
  * test runner's workers do not outlive a CI agent's SIGTERM to this process alone. This process
- * waits for the command to exit. A command that cannot be started is a UsageError (one line, exit 2).
+ * waits for the command to exit, or for `deadline`: then the group is killed (SIGKILL), so that a
+ * command that ignores SIGTERM cannot keep the session (and the files set up for it) forever. A
+ * command that cannot be started is a UsageError (one line, exit 2).
  */
 export function runWrapped(
   command: readonly string[],
   proxyUrl: string,
   environment: Record<string, string> = {},
+  deadline?: Promise<unknown>,
 ): Promise<number> {
   const [file, ...args] = command as [string, ...string[]];
   return new Promise((resolve, reject) => {
@@ -49,7 +58,8 @@ export function runWrapped(
     // would end the proxy by default and leave the command's group running.
     let child: ChildProcess | undefined;
     let early: NodeJS.Signals | undefined;
-    const forward = (signal: NodeJS.Signals) => {
+    const forward = (received: NodeJS.Signals) => {
+      const signal = FORWARDED[received] ?? received;
       if (!child) {
         early = signal;
         return;
@@ -65,10 +75,11 @@ export function runWrapped(
       }
       child.kill(signal);
     };
+    const signals = Object.keys(FORWARDED) as NodeJS.Signals[];
     const done = () => {
-      for (const signal of FORWARDED) process.off(signal, forward);
+      for (const signal of signals) process.off(signal, forward);
     };
-    for (const signal of FORWARDED) process.on(signal, forward);
+    for (const signal of signals) process.on(signal, forward);
     const started = spawn(file, args, {
       stdio: 'inherit',
       env: { ...process.env, ...environment, [PROXY_URL_VARIABLE]: proxyUrl },
@@ -76,6 +87,7 @@ export function runWrapped(
     });
     child = started;
     if (early) forward(early);
+    void deadline?.then(() => forward('SIGKILL'));
     started.once('error', (error: NodeJS.ErrnoException) => {
       // After a start, 'error' only tells of a signal that could not be sent: the exit still comes.
       if (started.pid !== undefined) return;

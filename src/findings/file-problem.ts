@@ -9,6 +9,8 @@ const WORDS: Record<string, string> = {
   EROFS: 'on a read-only file system',
   ENOSPC: 'no space left on the device',
   EMFILE: 'too many open files',
+  Z_DATA_ERROR: 'not valid gzip data',
+  Z_BUF_ERROR: 'gzip data cut off',
 };
 
 export function fileProblem(error: unknown): string {

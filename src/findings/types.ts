@@ -245,4 +245,6 @@ export interface RunResult {
   clientTests?: ClientTestVerdict[];
   /** --clients-by: the verdict per client team, in the order first seen. */
   clients?: ClientsSection;
+  /** A recording asked for that is not whole (a full disk, a stalled pipe): why. */
+  recording?: { complete: false; problem: string };
 }

@@ -57,7 +57,8 @@ export class OperationsLog {
 
   /** A recording closed and renamed, and a new one begun. */
   recordingRotated(text: string, fields: { file: string; rotatedTo: string; bytes?: number; reason?: string }): void {
-    this.emit('info', 'recording.rotated', text, fields);
+    // json mode only: a rotation is routine, and text mode's stderr keeps to what needs a person.
+    this.emit('info', 'recording.rotated', text, fields, false);
   }
 
   /** The recording stopped being written: from which exchange and why. */

@@ -77,10 +77,10 @@ async function judgeAll(files: string[], sink: JudgeSink, options: JudgeOptions)
     await behind;
   };
   let read = 0;
-  let told = Date.now();
+  let told = performance.now();
   const tell = () => {
-    if (options.progress && Date.now() - told >= 1000) {
-      told = Date.now();
+    if (options.progress && performance.now() - told >= 1000) {
+      told = performance.now();
       options.progress(read);
     }
   };

@@ -1,5 +1,6 @@
 import { createReadStream, statSync } from 'node:fs';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
 import { fileProblem } from '../findings/file-problem.js';
 import { UsageError } from '../findings/usage-error.js';
 import { type LineBatch, LineSplitter } from './line-splitter.js';
@@ -130,9 +131,19 @@ export interface OpenRecording {
   chunks: AsyncIterable<Buffer>;
 }
 
-/** Opens a recording and tells what it is from its first bytes, which are given back first. */
+/** Whether bytes start as gzip does. */
+export const isGzip = (bytes: Uint8Array) => bytes[0] === 0x1f && bytes[1] === 0x8b;
+
+/**
+ * Opens a recording and tells what it is from its first bytes, which are given back first. A
+ * gzip-compressed one (a rotated recording, traffic.ndjson.gz) is decompressed as it is read.
+ */
 export async function openRecording(file: string): Promise<OpenRecording> {
   const stream: Readable = isStdin(file) ? process.stdin : createReadStream(file, { highWaterMark: READ_BYTES });
+  return sniffRecording(file, stream, false);
+}
+
+async function sniffRecording(file: string, stream: Readable, inflated: boolean): Promise<OpenRecording> {
   const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const next = async () => {
     try {
@@ -155,12 +166,17 @@ export async function openRecording(file: string): Promise<OpenRecording> {
   }
   // Tools on Windows may start their files with a byte order mark, which JSON does not allow.
   let first = Buffer.concat(head);
-  // Compressed, it would read as lines of no JSON, one warning each.
-  if (first[0] === 0x1f && first[1] === 0x8b) {
-    await iterator.return?.();
-    throw new UsageError(
-      `${recordingName(file)} is gzip-compressed: give it uncompressed, e.g. zcat ${isStdin(file) ? 'FILE' : file} | print-conformance validate -`,
-    );
+  // Compressed: decompressed as a stream, a read buffer at a time (memory stays flat).
+  if (!inflated && isGzip(first)) {
+    const compressed = first;
+    const rest = ended;
+    async function* raw(): AsyncGenerator<Buffer> {
+      yield compressed;
+      if (rest) return;
+      for (let read = await next(); !read.done; read = await next()) yield read.value;
+    }
+    const gunzip = createGunzip({ chunkSize: READ_BYTES });
+    return sniffRecording(file, Readable.from(raw()).pipe(gunzip), true);
   }
   if (first.subarray(0, 3).equals(BYTE_ORDER_MARK)) first = first.subarray(3);
   const start = first.subarray(0, HEAD_BYTES).toString('utf8');

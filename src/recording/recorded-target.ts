@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import { constants, gunzipSync } from 'node:zlib';
 import { isPipe } from './read-exchanges.js';
 
 // A recording made by the proxy names its target (each NDJSON line's `target`, the HAR log's
@@ -14,7 +15,11 @@ function headOf(file: string): string | undefined {
     fd = openSync(file, 'r');
     const buffer = Buffer.alloc(HEAD_BYTES);
     const read = readSync(fd, buffer, 0, HEAD_BYTES, 0);
-    return buffer.subarray(0, read).toString('utf8');
+    const head = buffer.subarray(0, read);
+    // A gzip-compressed recording: its start, decompressed as far as these bytes go.
+    if (head[0] === 0x1f && head[1] === 0x8b)
+      return gunzipSync(head, { finishFlush: constants.Z_SYNC_FLUSH }).subarray(0, HEAD_BYTES).toString('utf8');
+    return head.toString('utf8');
   } catch {
     // A file that cannot be read is refused by the reading itself, in its own words.
     return undefined;

@@ -77,7 +77,11 @@ export interface ReferenceService {
   webhooks: Webhooks;
   /** What the control API's exchanges showed so far, tallied as the proxy tallies traffic. */
   tally(): TallyData | undefined;
-  close(): Promise<void>;
+  /**
+   * Stops accepting and closes idle connections. Without `drain`, requests in flight are cut at
+   * once; with it, they may finish for `drain.ms`, or until `drain.hurry` settles.
+   */
+  close(drain?: { ms: number; hurry?: Promise<unknown> }): Promise<void>;
 }
 
 export const DEFAULT_MAX_UPLOAD = 2 * 1024 ** 3;
@@ -251,15 +255,28 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     control,
     webhooks,
     tally: () => witness?.tally.data,
-    close: () =>
+    close: (drain) =>
       new Promise<void>((resolve) => {
         control?.close();
         void webhooks.close();
+        let sweep: NodeJS.Timeout | undefined;
+        let timer: NodeJS.Timeout | undefined;
+        const cut = () => {
+          clearInterval(sweep);
+          clearTimeout(timer);
+          server.closeAllConnections();
+        };
         server.close(() => {
+          cut();
           rmSync(uploadFolder, { recursive: true, force: true });
           resolve();
         });
-        server.closeAllConnections();
+        if (!drain) return cut();
+        // Kept-alive connections go as soon as their request is answered.
+        server.closeIdleConnections();
+        sweep = setInterval(() => server.closeIdleConnections(), 50);
+        timer = setTimeout(cut, drain.ms);
+        void drain.hurry?.then(cut);
       }),
   };
 }

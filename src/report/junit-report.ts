@@ -154,6 +154,13 @@ export function junitReport(result: RunResult): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="print-conformance" ${allCounts} time="${seconds}">`,
     `  <testsuite name="${escapeXml(result.target)}" timestamp="${result.startedAt}" ${counts} skipped="${skipped}" time="${seconds}">`,
+    ...(result.recording
+      ? [
+          '    <properties>',
+          `      <property name="recording" value="${escapeXml(`incomplete: ${result.recording.problem}`)}"/>`,
+          '    </properties>',
+        ]
+      : []),
     ...(result.generated
       ? [
           '    <properties>',

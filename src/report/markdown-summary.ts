@@ -77,7 +77,9 @@ export function markdownSummary(result: RunResult, options: MarkdownOptions = {}
   const commandFailed = result.command !== undefined && result.command.exitCode !== 0;
   const verdict = commandFailed
     ? `❌ the command ${typeof result.command?.exitCode === 'number' ? `exited ${result.command.exitCode}` : `was ended by ${result.command?.exitCode}`} (rules: ${rulesVerdict.replace(/^\S+ /, '')})`
-    : rulesVerdict;
+    : result.recording && exitCodeOf(result.rules) === 0
+      ? `❌ the recording is incomplete (rules: ${rulesVerdict.replace(/^\S+ /, '')})`
+      : rulesVerdict;
   const lines = [
     `### ${options.title ?? 'print-conformance'}: ${verdict}`,
     '',
@@ -86,6 +88,7 @@ export function markdownSummary(result: RunResult, options: MarkdownOptions = {}
   ];
   const command = commandLine(result);
   if (command) lines.push(cellText(command), '');
+  if (result.recording) lines.push(cell(`The recording is incomplete: ${result.recording.problem}`), '');
   for (const line of trafficLines(result)) lines.push(cell(line), '');
   for (const line of generatedLines(result)) lines.push(cell(line), '');
   // A replay's list of differences is one paragraph: its lines belong together.

@@ -17,12 +17,16 @@ import { contextToJson, profileOf, summaryOf, type VerdictContext } from '../val
 export interface RunFacts {
   target: string;
   started: number;
+  /** performance.now() at the start: the duration is measured on it, so a stepped clock cannot skew it. */
+  startedMonotonic?: number;
   context: VerdictContext;
   rules: RuleResult[];
   tally: Pick<TallyData, 'exchanges' | 'answers'> & Partial<Pick<TallyData, 'traffic' | 'coverage'>>;
   /** `proxy -- COMMAND`: the command, how it ended, and the exit code the session ends with. */
   command?: WrappedCommand;
   exitCode?: number;
+  /** Why a recording asked for is not whole, when it is not. */
+  recordingProblem?: string;
   /** `run --generate`: what the generated tests did. */
   generated?: GeneratedSummary;
   /** `validate --shard K/N`. */
@@ -39,7 +43,12 @@ export function runResult(facts: RunFacts): RunResult {
     version: TOOL_VERSION,
     target: facts.target,
     startedAt: new Date(facts.started).toISOString(),
-    durationMs: Date.now() - facts.started,
+    durationMs: Math.max(
+      0,
+      Math.round(
+        facts.startedMonotonic === undefined ? Date.now() - facts.started : performance.now() - facts.startedMonotonic,
+      ),
+    ),
     strict: facts.context.strict,
     summary: summaryOf(facts.rules),
     rules: facts.rules,
@@ -52,6 +61,7 @@ export function runResult(facts: RunFacts): RunResult {
     ...(facts.generated ? { generated: facts.generated } : {}),
     ...(facts.command ? { command: facts.command } : {}),
     ...(facts.exitCode !== undefined ? { exitCode: facts.exitCode } : {}),
+    ...(facts.recordingProblem ? { recording: { complete: false as const, problem: facts.recordingProblem } } : {}),
     ...(facts.shard ? { shard: facts.shard } : {}),
     ...(facts.clientTests && facts.clientTests.length > 0 ? { clientTests: facts.clientTests } : {}),
     ...(facts.clients ? { clients: facts.clients } : {}),

@@ -163,17 +163,18 @@ describe('recordings that can be read only once', () => {
 });
 
 describe('recordings given in a form validate cannot judge', () => {
-  it('refuses a gzip-compressed recording and one given twice, each in one line, before judging', async () => {
+  it('refuses a recording that is not valid gzip data and one given twice, each in one line', async () => {
     const made = serverErrorRecording('forms');
     const packed = join(made.folder, 'one.ndjson.gz');
-    writeFileSync(packed, gzipSync(readFileSync(made.recording)));
+    // A gzip header, then no deflate stream.
+    writeFileSync(
+      packed,
+      Buffer.concat([gzipSync(readFileSync(made.recording)).subarray(0, 4), Buffer.from('garbage')]),
+    );
     const linked = join(made.folder, 'link.ndjson');
     symlinkSync(made.recording, linked);
     const cases: [string[], RegExp][] = [
-      [
-        [packed],
-        /^print-conformance: \S+one\.ndjson\.gz is gzip-compressed: give it uncompressed, e\.g\. zcat \S+ \| print-conformance validate -\n$/,
-      ],
+      [[packed], /^print-conformance: cannot read \S+one\.ndjson\.gz: (?:not valid gzip data|gzip data cut off)\n$/],
       [
         [made.recording, made.recording],
         /^print-conformance: \S+one\.ndjson is given twice \(once more\): its exchanges would count twice; give each recording once\n$/,

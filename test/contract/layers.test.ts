@@ -20,7 +20,8 @@ const LAYERS: Record<string, number> = {
   'src/tls': 3,
   // The control API and live page: read by the proxy and the reference service alike.
   'src/control': 3.5,
-  // Operations (admin port, metrics, logs): the proxy and the reference service both count into them.
+  // Running for days (admin port, metrics, logs, signals, the console going away, the recording's
+  // file, rotation): the proxy and the reference service both use it, and the CLI.
   'src/operations': 3.7,
   'src/probes': 4,
   'src/recording': 4,

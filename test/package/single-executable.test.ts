@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import {
   copyFileSync,
   existsSync,
@@ -163,6 +164,26 @@ describe.skipIf(!HAS_EXE)('the single executable, on a PATH without Node.js', ()
     expect(statSync(temporary).mode & 0o077).toBe(0);
     expect(readdirSync(join(temporary, version))).toEqual([expect.stringMatching(/^allure-[0-9a-f]{16}$/)]);
   }, 120_000);
+
+  it('opens no debugger on SIGUSR1 and stops gracefully on SIGHUP', async () => {
+    const child = spawn(exe, ['serve'], { cwd: folder, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    while (!stdout.includes('\n') && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill('SIGUSR1');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(stderr).not.toMatch(/Debugger listening|inspector/i);
+    expect(child.exitCode).toBeNull();
+    const exited = once(child, 'exit');
+    child.kill('SIGHUP');
+    expect(await exited).toEqual([0, null]);
+  });
 
   describe.skipIf(!process.env.CI && !(onPath('php') && HAS_PHP_CURL))('proxy -- COMMAND', () => {
     let ca: LocalCa;

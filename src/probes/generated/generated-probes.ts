@@ -214,7 +214,7 @@ export async function runGenerated(run: ProbeRun, options: GenerateOptions): Pro
 
   const report: GeneratedReport = { seed: options.seed, ran: 0, asked: options.runs, interrupted: false, failures: [] };
   if (properties.length === 0) return report;
-  const started = Date.now();
+  const started = performance.now();
   const weights = properties.reduce((sum, property) => sum + property.weight, 0);
   const shares = properties.map((property) => Math.floor((options.runs * property.weight) / weights));
   // What rounding left over goes to the first properties, so that the shares add up to the runs asked.
@@ -222,7 +222,7 @@ export async function runGenerated(run: ProbeRun, options: GenerateOptions): Pro
     shares[index % shares.length] = (shares[index % shares.length] as number) + 1;
   for (const [index, property] of properties.entries()) {
     const share = shares[index] as number;
-    const left = options.timeMs - (Date.now() - started);
+    const left = options.timeMs - (performance.now() - started);
     if (share === 0) continue;
     if (left <= 0) {
       report.interrupted = true;
