@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -206,5 +206,64 @@ describe('--admin-port', () => {
       serve.child.kill('SIGTERM');
       await serve.exited;
     }
+  });
+  it('tells a recording that stops being written, and each rotation, as log events and in /metrics', async () => {
+    const full = await startServing([
+      'proxy',
+      '--target',
+      service.baseUrl,
+      '--record',
+      '/dev/full',
+      '--admin-port',
+      '0',
+      '--log-format',
+      'json',
+      '--report-dir',
+      join(folder, 'full-reports'),
+    ]);
+    mkdirSync(join(folder, 'rotated'));
+    const recorded = join(folder, 'rotated', 'traffic.ndjson');
+    const rotating = await startServing([
+      'proxy',
+      '--target',
+      service.baseUrl,
+      '--record',
+      recorded,
+      '--rotate-size',
+      '1KB',
+      '--admin-port',
+      '0',
+      '--log-format',
+      'json',
+      '--report-dir',
+      join(folder, 'rotated-reports'),
+    ]);
+    for (const proxy of [full, rotating])
+      for (let index = 0; index < 3; index += 1) await fetch(`${proxy.url}orders`, { method: 'POST' });
+    // The writer flushes in batches: the failure and the rotations are told once the lines go out.
+    const failures = 'print_conformance_recording_write_failures_total{reason="write"}';
+    for (let tries = 0; tries < 100; tries += 1) {
+      if (samples((await get(`${full.admin}metrics`)).text).get(failures) === 1) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(samples((await get(`${full.admin}metrics`)).text).get(failures)).toBe(1);
+    for (let tries = 0; tries < 100 && !rotating.printed.stderr.includes('recording.rotated'); tries += 1)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(
+      samples((await get(`${rotating.admin}metrics`)).text).get('print_conformance_recording_bytes_total'),
+    ).toBeGreaterThan(1024);
+    for (const proxy of [full, rotating]) proxy.child.kill('SIGTERM');
+    expect((await full.exited)[0]).toBe(2);
+    await rotating.exited;
+    const events = (text: string) =>
+      text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const failed = events(full.printed.stderr).filter((record) => record.event === 'recording.failed');
+    expect(failed).toEqual([expect.objectContaining({ level: 'error', file: '/dev/full', exchange: 1 })]);
+    const rotated = events(rotating.printed.stderr).filter((record) => record.event === 'recording.rotated');
+    expect(rotated.length).toBeGreaterThan(0);
+    expect(rotated[0]).toMatchObject({ file: recorded, rotatedTo: expect.stringMatching(/traffic-\d{8}T\d{6}Z/) });
   });
 });
