@@ -18,7 +18,7 @@ import { routeRequest } from './request-route.js';
 import { lingerThenClose, writeWhole } from './socket-writes.js';
 import { TargetLink } from './target-link.js';
 import { UnreadAnswers } from './unread-answers.js';
-import type { UpstreamFailure } from './upstream.js';
+import type { UpstreamFailure } from './upstream-failure.js';
 
 // One client connection of the proxy and the target connection paired with it (target-link.ts).
 // Requests are read off the socket with node's HTTP parser, admitted (admission.ts), in enforce
