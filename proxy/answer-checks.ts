@@ -2,7 +2,7 @@ import { isTextualMediaType } from '../src/validate/document.js';
 import type { Headers } from '../src/validate/exchange.js';
 import { isHttpStatus, mediaType } from '../src/validate/exchange.js';
 import type { Framing } from './http-parser.js';
-import type { UpstreamFailure } from './upstream.js';
+import type { UpstreamFailure } from './upstream-failure.js';
 
 // Decisions about the target's answer, made from its head and the request's: how it is relayed,
 // and what the client is told when it cannot be had.

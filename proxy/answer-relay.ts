@@ -18,7 +18,8 @@ import { describeViolations, type ProxyContext, VIOLATIONS_HEADER } from './prox
 import { requestBodySoFar } from './request-body.js';
 import { rewriteLocation, rewriteTargetUrls, StreamingUrlRewriter } from './rewrite-urls.js';
 import { writeClient, writeWhole } from './socket-writes.js';
-import type { AnswerEvents, Upstream, UpstreamFailure } from './upstream.js';
+import type { AnswerEvents, Upstream } from './upstream.js';
+import type { UpstreamFailure } from './upstream-failure.js';
 
 // The target's answer on its way back to the client: small JSON/XML answers are held whole,
 // judged and written with the verdict in a header; the rest streams through while a tap watches.

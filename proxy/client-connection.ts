@@ -1,45 +1,31 @@
 import type { Socket } from 'node:net';
-import { failureAnswer, mayResend } from './answer-checks.js';
-import { AnswerRelay } from './answer-relay.js';
 import type { BlindRequest } from './blind-request.js';
 import { malformedStatus, tlsOnPlainPort, writeBare, writeRefusal } from './client-refusals.js';
-import { ConnectionClock } from './connection-clock.js';
+import { ConnectionExchanges } from './connection-exchanges.js';
 import type { ControlCall } from './control-call.js';
-import { EnforceGate } from './enforce-gate.js';
-import { judgeFailed, settle } from './exchange-end.js';
 import { type Flight, newFlight } from './flight.js';
-import { HeldEvents } from './held-events.js';
 import { type MessageHead, MessageParser } from './http-parser.js';
-import { fieldLines, statusLine } from './message-head.js';
 import type { ProxyContext } from './proxy-context.js';
-import { RequestBackpressure } from './request-backpressure.js';
-import { requestBodyOf } from './request-body.js';
 import { routeRequest } from './request-route.js';
-import { lingerThenClose, writeWhole } from './socket-writes.js';
-import { TargetLink } from './target-link.js';
-import { UnreadAnswers } from './unread-answers.js';
-import type { UpstreamFailure } from './upstream.js';
+import { lingerThenClose } from './socket-writes.js';
 
 // One client connection of the proxy and the target connection paired with it (target-link.ts).
 // Requests are read off the socket with node's HTTP parser, admitted (admission.ts), in enforce
 // mode judged first (enforce-gate.ts), and written to the target with a new head; bodies pass
 // through as the bytes they are while taps watch them, and the answer comes back through the relay
-// (answer-relay.ts). Where a request goes is decided in request-route.ts: a control call or a
-// request for another host takes its own path. Exchanges on a connection are handled one after
-// another: a pipelined request is read when the one before it has been answered (held-events.ts).
-// When its head began and when it went idle are kept in connection-clock.ts.
+// (answer-relay.ts). What becomes of an exchange from its head on (forwarded, answered, failed,
+// finished) is in connection-exchanges.ts, which this class extends; here are the socket, the
+// requests read off it, and the connection's place among the others. Where a request goes is
+// decided in request-route.ts: a control call or a request for another host takes its own path.
+// Exchanges on a connection are handled one after another: a pipelined request is read when the
+// one before it has been answered (held-events.ts). When its head began and when it went idle are
+// kept in connection-clock.ts.
 
 /** With no client timeout, idle connections are still closed after this long, as node's http server does. */
 const KEEP_ALIVE_MS = 5000;
 
-export class ClientConnection {
+export class ClientConnection extends ConnectionExchanges {
   private readonly parser: MessageParser;
-  private readonly relay: AnswerRelay;
-  private readonly gate: EnforceGate;
-  private readonly target = new TargetLink();
-  private flight: Flight | undefined;
-  /** The context of the request being handled: the connection's own, or interception's for an absolute-form request. */
-  private context: ProxyContext;
   /** A CONNECT read, handed over to the forward door once the bytes after it are known. */
   private connectHead: MessageHead | undefined;
   /** The socket went to a tunnel or to TLS: this connection no longer reads or answers it. */
@@ -50,58 +36,24 @@ export class ClientConnection {
    */
   private aside: BlindRequest | ControlCall | undefined;
   private readonly listeners: [string, (chunk: Buffer) => void][];
-  /** Parser events of pipelined requests, waiting for the exchange before them. */
-  private readonly held = new HeldEvents();
   private ignoring = false;
   private closing = false;
   private clientEnded = false;
   private silent = false;
   /** The Host this connection's requests were last allowed for. */
   private allowedHost: string | undefined;
-  /** When the head being read began and when the connection went idle (the sweep's and the limit's). */
-  private readonly clock = new ConnectionClock();
-  private readonly backpressure: RequestBackpressure;
   private readonly idleMs: number;
-  /** Answers waiting in the client's socket, charged to the memory budget until it reads them. */
-  private readonly unread: UnreadAnswers;
   /** The next request waits until the client has read the answers before it (see `next`). */
   private waitingForClient = false;
 
   constructor(
-    private readonly client: Socket,
+    client: Socket,
     private readonly ownContext: ProxyContext,
   ) {
-    this.context = ownContext;
-    // The relay and the gate read the context of the request in hand.
-    const current = () => this.context;
+    super(client, ownContext);
     // One timer for the connection's life, set once: the client timeout, which is also how long
     // the connection may idle between requests. Whether a silence counts is decided when it fires.
     this.idleMs = ownContext.clientTimeoutMs > 0 ? ownContext.clientTimeoutMs : KEEP_ALIVE_MS;
-    this.backpressure = new RequestBackpressure(client, () => this.held.holding);
-    this.unread = new UnreadAnswers(client, () => this.context.tapOptions.budget);
-    this.relay = new AnswerRelay({
-      client,
-      get context() {
-        return current();
-      },
-      upstream: () => this.target.current,
-      connectionFields: (flight) => this.connectionFields(flight),
-      answered: (flight) => this.answered(flight),
-      failed: (flight, failure) => this.answerFailed(flight, failure),
-      heldUntilRead: (bytes) => this.unread.held(bytes),
-    });
-    this.gate = new EnforceGate({
-      client,
-      get context() {
-        return current();
-      },
-      forward: (flight) => this.forward(flight),
-      writeBody: (flight, chunk) => this.writeBody(flight, chunk),
-      endBody: (flight) => this.endBody(flight),
-      answerItself: (flight, status, headers, body) => this.answerItself(flight, status, headers, body),
-      finish: (flight) => this.finish(flight),
-      fail: (flight, status, message, extra) => this.fail(flight, status, message, extra),
-    });
     // Events are handled at once unless an exchange before them is still being answered.
     this.parser = new MessageParser('request', {
       begin: () => this.held.run(() => this.clock.headBegun()),
@@ -287,19 +239,7 @@ export class ClientConnection {
     if (flight.forwarded) this.endBody(flight);
   }
 
-  private forward(flight: Flight): void {
-    this.target.forward(flight, this.context, this.relay.events(flight));
-  }
-
-  private writeBody(flight: Flight, chunk: Buffer): void {
-    this.target.writeBody(flight, chunk, (until) => this.backpressure.waitForTarget(until));
-  }
-
-  private endBody(flight: Flight): void {
-    this.target.endBody(flight);
-  }
-
-  private connectionFields(flight: Flight): string {
+  protected connectionFields(flight: Flight): string {
     // A client that has ended its side still gets the requests it pipelined: the last one says close.
     const lastOfEnded = this.clientEnded && !this.held.pending;
     if (flight.closeAfter || this.closing || lastOfEnded || this.context.stopping()) {
@@ -309,95 +249,8 @@ export class ClientConnection {
     return `connection: keep-alive\r\nkeep-alive: timeout=${Math.floor(this.idleMs / 1000)}\r\n\r\n`;
   }
 
-  private answerFailed(flight: Flight, failure: UpstreamFailure): void {
-    if (flight.finished) return;
-    const answer = failureAnswer(failure, {
-      targetBase: this.context.targetBase,
-      answerTimeoutMs: this.context.answerTimeoutMs,
-      targetTimeoutMs: this.context.targetTimeoutMs,
-      stopping: this.context.stopping(),
-      canResend: mayResend(flight.head.method, flight.head.framing, flight.resent || flight.continued),
-    });
-    if (answer.resend) {
-      flight.resent = true;
-      this.target.forget();
-      this.forward(flight);
-      return;
-    }
-    // A client that has had nothing of the answer yet (one held to be judged) is told, with a 502;
-    // one that has had part of it can only see its connection close.
-    this.fail(flight, answer.status, answer.message);
-  }
-
-  /** The answer has gone to the client whole. */
-  private answered(flight: Flight): void {
-    if (flight.finished) return;
-    if (flight.requestEnded) {
-      this.finish(flight);
-      return;
-    }
-    // Answered before the request's body had all come: the body is read on (within the client
-    // timeout) and the exchange judged once it is whole. The target has not had the whole request:
-    // its connection cannot carry another one.
-    flight.answeredEarly = true;
-    flight.answer?.tap.release();
-    this.target.drop();
-  }
-
-  /** An exchange answered early: its request has come whole (or never will), and it is judged on what came. */
-  private judgeWhole(flight: Flight): void {
-    flight.exchange.request.body = requestBodyOf(flight);
-    flight.exchange.violations = this.context.judge(flight.exchange);
-    if (!flight.requestEnded) flight.closeAfter = true;
-    this.finish(flight);
-  }
-
-  /** The client will send no more of the request in hand. */
-  private brokenOff(flight: Flight, status: number, message: string): void {
-    if (flight.answeredEarly) this.judgeWhole(flight);
-    else this.fail(flight, status, message);
-  }
-
-  /** The exchange cannot complete: it is recorded as failed, and the client told if it still can be. */
-  private fail(flight: Flight, status: number, message: string, extra?: Record<string, string>): void {
-    if (flight.finished) return;
-    judgeFailed(flight, this.context, status, message);
-    flight.discarding = true;
-    flight.closeAfter = true;
-    this.target.drop();
-    if (!flight.headSent && !this.client.destroyed) {
-      const body = JSON.stringify({ message: `print-conformance proxy: ${message}` });
-      this.answerItself(flight, status, { 'content-type': 'application/json; charset=utf-8', ...extra }, body);
-    } else this.client.destroy();
-    this.finish(flight);
-  }
-
-  /** An answer of the proxy's own, written whole. */
-  private answerItself(flight: Flight, status: number, headers: Record<string, string>, body: string): void {
-    const bytes = Buffer.from(body);
-    const fields = { ...headers, 'content-length': String(bytes.length) };
-    flight.headSent = true;
-    writeWhole(this.client, statusLine(status) + fieldLines(fields) + this.connectionFields(flight), bytes);
-  }
-
-  private finish(flight: Flight): void {
-    if (flight.finished) return;
-    this.clock.exchangeDone();
-    settle(flight, this.context);
-    if (!flight.requestEnded && flight.forwarded) {
-      // The target has not had the whole request: its connection cannot carry another one.
-      this.target.drop();
-    }
-    if (flight.requestEnded) this.next(flight);
-    else if (flight.closeAfter) {
-      this.flight = undefined;
-      this.endClient();
-    }
-    // Else the rest of the request body is read and dropped before the next request.
-  }
-
   /** The exchange is over on both sides: the connection closes or goes on with the next request. */
-  private next(flight: Flight): void {
+  protected next(flight: Flight): void {
     if (this.flight !== flight) return;
     this.flight = undefined;
     if (flight.closeAfter || this.closing) {
@@ -509,7 +362,7 @@ export class ClientConnection {
     this.parser.close();
   }
 
-  private endClient(): void {
+  protected endClient(): void {
     this.ignoring = true;
     // Read on, so that the client's own end is seen and the socket closes.
     this.client.resume();

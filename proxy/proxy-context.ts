@@ -3,7 +3,7 @@ import type { Exchange, Headers, Violation } from '../src/validate/exchange.js';
 import type { TapOptions } from './body-tap.js';
 import type { Authority, ForwardDoor } from './forward-door.js';
 import type { RecordedExchange } from './recorder.js';
-import type { UpstreamRoute } from './upstream.js';
+import type { UpstreamRoute } from './upstream-route.js';
 
 // What every connection of one proxy shares: where it forwards to, its limits and switches, and
 // the judge and recorder its exchanges go to.

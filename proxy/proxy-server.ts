@@ -27,7 +27,7 @@ import { MemoryBudget } from './memory-budget.js';
 import type { ProxyContext } from './proxy-context.js';
 import { Recorder } from './recorder.js';
 import { refusedHandshake } from './refused-handshake.js';
-import { routeOf } from './upstream.js';
+import { routeOf } from './upstream-route.js';
 
 // A reverse proxy that forwards every byte unchanged (but for absolute URLs that point at the
 // target), watches both bodies as they pass, judges each exchange with the core, and records it.

@@ -1,13 +1,17 @@
-import { isIP, connect as netConnect, type Socket } from 'node:net';
-import { checkServerIdentity, type SecureContext, connect as tlsConnect } from 'node:tls';
+import type { Socket } from 'node:net';
 import { statusProblem } from './answer-checks.js';
+import { AnswerDeadline } from './answer-deadline.js';
 import type { ReuseAfter } from './connection-reuse.js';
 import { type MessageEvents, type MessageHead, MessageParser } from './http-parser.js';
 import { UNDECODED_CODING } from './message-framing.js';
 import { fieldValues } from './message-head.js';
+import { lossOf, timeoutOf, type UpstreamFailure } from './upstream-failure.js';
+import { openConnection, type UpstreamRoute } from './upstream-route.js';
 
 // One connection to the target, kept open between exchanges of one client connection: requests
-// are written to it as text and bytes, answers read back with node's HTTP parser.
+// are written to it as text and bytes, answers read back with node's HTTP parser. Where it goes
+// and how it is opened are in upstream-route.ts, the deadline for its answers in answer-deadline.ts,
+// and what a failure of it means in upstream-failure.ts.
 
 export interface AnswerEvents extends MessageEvents {
   /** An interim answer (100 Continue, 103 Early Hints) before the final one. */
@@ -15,47 +19,6 @@ export interface AnswerEvents extends MessageEvents {
   /** The answer cannot be had, or was cut off. */
   failed(failure: UpstreamFailure): void;
 }
-
-export type UpstreamFailure =
-  /** No final answer's head within the connect timeout; `phase` when the connection itself was not made in it. */
-  | { kind: 'timeout'; phase?: 'connect' | 'handshake' }
-  /** The answer had begun, then nothing more came for the target timeout. */
-  | { kind: 'stalled' }
-  | { kind: 'unreachable'; code: string; at?: string }
-  /** The target's TLS certificate does not verify against the CAs the proxy trusts. */
-  | { kind: 'untrusted'; code: string; host: string }
-  /** The target took the connection, then closed it without a byte of answer to the request. */
-  | { kind: 'dropped'; code: string }
-  /** A connection kept from an earlier exchange closed before any byte of the answer came. */
-  | { kind: 'stale'; code: string }
-  | { kind: 'broken'; code: string }
-  | { kind: 'malformed'; code: string }
-  /** A status line that parses but cannot be passed on. */
-  | { kind: 'invalid'; reason: string }
-  | { kind: 'internal'; message: string };
-
-/** Where a target's connections go: its host and port, or those --connect-to puts in their place. */
-export interface UpstreamRoute {
-  /** The host the target's URL names: TLS asks for it (SNI) and verifies its certificate against it. */
-  host: string;
-  /** Where the connection is made. */
-  connectHost: string;
-  connectPort: number;
-  secure: boolean;
-  /** The CAs a secure target's certificate must verify against. */
-  trust?: SecureContext;
-}
-
-/** The route to a target URL, before --connect-to. */
-export function routeOf(target: URL, trust?: SecureContext): UpstreamRoute {
-  const secure = target.protocol === 'https:';
-  const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
-  return { host, connectHost: host, connectPort: Number(target.port) || (secure ? 443 : 80), secure, trust };
-}
-
-/** Node's codes for a certificate that does not verify: told as such, never as "cannot be reached". */
-const UNTRUSTED =
-  /^(?:UNABLE_TO_|SELF_SIGNED_|DEPTH_ZERO_SELF_SIGNED|CERT_|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH|INVALID_CA)/;
 
 /** How long an idle connection is kept when the target names no keep-alive timeout. */
 const DEFAULT_IDLE_MS = 4000;
@@ -81,9 +44,8 @@ export class Upstream {
   private tcpConnected = false;
   /** The client is still sending the request's body: no deadline for the answer yet. */
   private uploading = false;
-  private deadline: NodeJS.Timeout | undefined;
-  /** The deadline counts (see armDeadline). */
-  private armed = false;
+  /** The connection, its TLS handshake and each answer's head are due by it. */
+  private readonly deadline: AnswerDeadline;
 
   /** The idle timeout the socket has now: the answer timeout until an answer's head came, then the target timeout. */
   private timeoutMs: number;
@@ -105,22 +67,11 @@ export class Upstream {
     private readonly answerTimeoutMs: number,
     private readonly targetTimeoutMs: number,
   ) {
-    const { host, secure } = route;
-    this.socket = secure
-      ? tlsConnect({
-          host: route.connectHost,
-          port: route.connectPort,
-          servername: isIP(host) ? undefined : host,
-          // Verified against the host the URL names, also when --connect-to sends the connection elsewhere.
-          checkServerIdentity: (_, cert) => checkServerIdentity(host, cert),
-          secureContext: route.trust,
-          ALPNProtocols: ['http/1.1'],
-        })
-      : netConnect({ port: route.connectPort, host: route.connectHost, noDelay: true });
+    const { secure } = route;
+    this.socket = openConnection(route);
     this.socket.setNoDelay(true);
-    // A deadline, not an idle timer: a target that trickles its handshake or its answer's head
-    // byte by byte still answers 504 within the connect timeout.
-    this.armDeadline();
+    this.deadline = new AnswerDeadline(answerTimeoutMs, () => this.overdue());
+    this.deadline.arm();
     if (secure)
       this.socket.once('connect', () => {
         this.tcpConnected = true;
@@ -129,7 +80,7 @@ export class Upstream {
       this.tcpConnected = true;
       this.connected = true;
       // While the client still sends the body, silences are timed by the idle timer alone.
-      if (this.uploading) this.disarmDeadline();
+      if (this.uploading) this.deadline.disarm();
     });
     // The socket's idle timer, changed only when the timeout it should have changes (each change
     // costs an allocation); whether a silence counts is decided when it fires.
@@ -182,7 +133,7 @@ export class Upstream {
       if (error) this.fail({ kind: 'broken', code: 'ECONNRESET' });
     });
     this.socket.on('timeout', () => {
-      if (this.waiting && !this.answered) this.fail(this.timeout());
+      if (this.waiting && !this.answered) this.fail(timeoutOf(this.tcpConnected, this.connected));
       // Once it has begun to answer, a target may take its time between reads, up to the target
       // timeout (nginx's proxy_read_timeout), unless the proxy itself stopped reading.
       else if (this.waiting && !this.paused) this.fail({ kind: 'stalled' });
@@ -191,7 +142,7 @@ export class Upstream {
     this.socket.on('error', (error: NodeJS.ErrnoException) => this.lost(error.code ?? error.message));
     this.socket.on('close', () => {
       this.closed = true;
-      this.clearDeadline();
+      this.deadline.clear();
       this.parser.close();
       this.lost('ECONNRESET');
     });
@@ -213,8 +164,8 @@ export class Upstream {
     // The answer is due within the connect timeout of the request going out whole (see requestSent).
     // (A connection still being made keeps the deadline it was made with.)
     if (!bodyFollows) {
-      if (this.connected || !this.armed) this.armDeadline();
-    } else if (this.connected) this.disarmDeadline();
+      if (this.connected || !this.deadline.armed) this.deadline.arm();
+    } else if (this.connected) this.deadline.disarm();
     this.reuse = reuse;
     this.continued = false;
     this.answered = false;
@@ -247,44 +198,16 @@ export class Upstream {
   requestSent(): void {
     if (!this.uploading || !this.waiting || this.answered) return;
     this.uploading = false;
-    this.armDeadline();
-  }
-
-  // One timer for the connection's life, restarted for each request rather than made anew (no
-  // allocation per exchange); disarmed, it may still fire, and is let pass.
-  private armDeadline(): void {
-    this.armed = true;
-    if (this.deadline) this.deadline.refresh();
-    else this.deadline = setTimeout(() => this.overdue(), this.answerTimeoutMs);
-  }
-
-  private disarmDeadline(): void {
-    this.armed = false;
-  }
-
-  private clearDeadline(): void {
-    this.armed = false;
-    if (!this.deadline) return;
-    clearTimeout(this.deadline);
-    this.deadline = undefined;
+    this.deadline.arm();
   }
 
   /** The connection, its TLS handshake or the answer's head was not had by the deadline: 504. */
   private overdue(): void {
-    if (!this.armed) return;
-    this.armed = false;
     if (!this.waiting) {
       this.destroy();
       return;
     }
-    if (!this.answered) this.fail(this.timeout());
-  }
-
-  /** No answer in time, told by how far the connection had come. */
-  private timeout(): UpstreamFailure {
-    if (!this.tcpConnected) return { kind: 'timeout', phase: 'connect' };
-    if (!this.connected) return { kind: 'timeout', phase: 'handshake' };
-    return { kind: 'timeout' };
+    if (!this.answered) this.fail(timeoutOf(this.tcpConnected, this.connected));
   }
 
   onceDrained(resume: () => void): void {
@@ -311,7 +234,7 @@ export class Upstream {
 
   destroy(): void {
     this.waiting = undefined;
-    this.clearDeadline();
+    this.deadline.clear();
     this.socket.destroy();
   }
 
@@ -360,7 +283,7 @@ export class Upstream {
       return true;
     }
     this.answered = true;
-    this.disarmDeadline();
+    this.deadline.disarm();
     this.idleTimeout(this.targetTimeoutMs);
     const hint = /timeout=(\d+)/i.exec(fieldValues(head.rawHeaders, 'keep-alive')[0] ?? '');
     if (hint) this.idleMs = Math.max(0, Number(hint[1]) * 1000 - 1000);
@@ -390,25 +313,11 @@ export class Upstream {
 
   /** The connection broke or closed: what that means depends on how far the answer had come. */
   private lost(code: string): void {
-    if (this.answered) this.fail({ kind: 'broken', code });
-    // A target may close a kept-alive connection just as a request goes out on it (its idle
-    // timeout, told to nobody): nothing of the request was handled, and it can be sent again.
-    else if (this.reused && !this.heard) this.fail({ kind: 'stale', code });
-    else if (!this.connected && this.route.secure && UNTRUSTED.test(code))
-      this.fail({ kind: 'untrusted', code, host: this.route.host });
-    else if (this.connected) this.fail({ kind: 'dropped', code });
-    else {
-      const { host, connectHost, connectPort } = this.route;
-      const elsewhere =
-        connectHost !== host
-          ? `${connectHost.includes(':') ? `[${connectHost}]` : connectHost}:${connectPort}`
-          : undefined;
-      this.fail({ kind: 'unreachable', code, ...(elsewhere ? { at: elsewhere } : {}) });
-    }
+    this.fail(lossOf(code, this.route, this.answered, this.reused && !this.heard, this.connected));
   }
 
   private fail(failure: UpstreamFailure): void {
-    this.clearDeadline();
+    this.deadline.clear();
     const events = this.waiting;
     this.waiting = undefined;
     this.closed = true;

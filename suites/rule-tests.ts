@@ -1,7 +1,7 @@
 import { RULES, type RuleArea } from '../src/contract/rules.js';
 import type { RuleResult } from '../src/findings/types.js';
 import { suiteContext } from '../src/probes/index.js';
-import { mergeTallies } from '../src/validate/tally.js';
+import { mergeTallies } from '../src/validate/tally-merge.js';
 import { verdictOf } from '../src/validate/verdicts.js';
 import { inject, test } from './engine.js';
 import './provided.js';

@@ -6,7 +6,7 @@ import type { RunResult, ShardFacts } from '../findings/types.js';
 import { UsageError } from '../findings/usage-error.js';
 import { terminalWidth } from '../report/console-summary.js';
 import { runResult } from '../report/run-result.js';
-import { mergeTallies, tallyOfResult } from '../validate/tally.js';
+import { mergeTallies, tallyOfResult } from '../validate/tally-merge.js';
 import { contextFromJson, verdictsOf } from '../validate/verdicts.js';
 import { type ReportArguments, showResult, writeResultReports } from './result-outputs.js';
 import { checkResultsShape, parseUntrustedJson, ShapeError } from './results-shape.js';

@@ -11,7 +11,8 @@ import {
 } from '../validate/client-tally.js';
 import type { Exchange } from '../validate/exchange.js';
 import { answersOnly, isRefusalProbe } from '../validate/probe-refusal.js';
-import { mergeTallies, Tally, type TallyData } from '../validate/tally.js';
+import { Tally, type TallyData } from '../validate/tally.js';
+import { mergeTallies } from '../validate/tally-merge.js';
 import { judgeTraffic, TrafficState } from '../validate/traffic.js';
 import { flawOfRecordedExchange } from './exchange-shape.js';
 import { withRecordedFindings } from './recorded-findings.js';

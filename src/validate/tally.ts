@@ -1,16 +1,9 @@
 import type { ExchangeFacts, ExchangeKind } from '../contract/exchange-facts.js';
-import { RULES, type Rule, type RuleId, ruleById } from '../contract/rules.js';
+import { RULES, type RuleId, ruleById } from '../contract/rules.js';
 import { keptCopy } from '../findings/kept-copy.js';
-import type {
-  CoverageData,
-  ExchangeSummary,
-  Finding,
-  FormatKey,
-  LineRef,
-  RuleResult,
-  TrafficScope,
-} from '../findings/types.js';
-import { mergeCoverage, recordCoverage } from './coverage.js';
+import type { CoverageData, ExchangeSummary, Finding, FormatKey, LineRef, TrafficScope } from '../findings/types.js';
+import { recordCoverage } from './coverage.js';
+import { type EvidencePlan, evidencePlan, verdictFormat } from './evidence-plan.js';
 import type { Exchange, Violation } from './exchange.js';
 import type { ReadBodies } from './format.js';
 import { formatOnSide, type Tested } from './index.js';
@@ -18,7 +11,7 @@ import { formatOnSide, type Tested } from './index.js';
 // What a run saw, per rule and format: how many exchanges could have broken each rule (evidence),
 // how many did, the first few that did, and how each kind of request was answered (for the reason
 // of an untested rule). Every face fills one: the suite's probes, the proxy, validate's judges.
-// Plain data, so worker threads and shards can send theirs to be merged.
+// Plain data, so worker threads and shards can send theirs to be merged (tally-merge.ts).
 
 /** Rules whose precondition a client may not meet: counted per exchange, for verdicts on traffic. */
 const WITH_PRECONDITION = RULES.filter((rule) => rule.evidence.exercised);
@@ -26,7 +19,7 @@ const WITH_PRECONDITION = RULES.filter((rule) => rule.evidence.exercised);
 /** Breaches shown per rule; the others are counted. */
 export const KEPT_PER_RULE = 50;
 
-type PerFormat = Partial<Record<FormatKey, number>>;
+export type PerFormat = Partial<Record<FormatKey, number>>;
 
 export interface TallyData {
   exchanges: number;
@@ -59,7 +52,8 @@ export function emptyTally(): TallyData {
   };
 }
 
-function addTime(tally: TallyData, rule: RuleId, ms: number | undefined): void {
+/** Adds the milliseconds of exchanges that tested `rule`. */
+export function addTime(tally: TallyData, rule: RuleId, ms: number | undefined): void {
   if (!ms) return;
   tally.time ??= {};
   tally.time[rule] = (tally.time[rule] ?? 0) + ms;
@@ -68,13 +62,6 @@ function addTime(tally: TallyData, rule: RuleId, ms: number | undefined): void {
 /** The format a request of the interface used: what it sent, else asked for, else what came back. */
 function usedFormat(facts: ExchangeFacts): 'json' | 'xml' | undefined {
   return facts.requestBody ?? facts.accept ?? facts.responseDocument ?? facts.responseBody;
-}
-
-/** The format a rule's verdict is given in, for something found on one side of an exchange. */
-export function verdictFormat(rule: Rule, onSide: FormatKey, fallback: FormatKey = 'any'): FormatKey {
-  if (rule.formats === 'none') return 'any';
-  if (rule.formats !== 'both') return rule.formats;
-  return onSide === 'any' ? fallback : onSide;
 }
 
 function bump(table: Partial<Record<RuleId, PerFormat>>, rule: RuleId, format: FormatKey, by = 1): number {
@@ -139,39 +126,6 @@ function firstMark(marks: Marks, rule: RuleId, format: FormatKey, seq: number): 
   if (row[format] === seq) return false;
   row[format] = seq;
   return true;
-}
-
-/**
- * What a list of tested rules is evidence for: each rule once (for its time) and each rule once per
- * verdict format, whichever sides could have broken it. Lists of tested rules are shared by
- * exchanges alike in their facts (testedBy), so the plan is made once for each.
- */
-interface EvidencePlan {
-  rules: RuleId[];
-  verdicts: [RuleId, FormatKey][];
-}
-
-const plans = new WeakMap<readonly Tested[], Map<FormatKey | undefined, EvidencePlan>>();
-
-function evidencePlan(tested: readonly Tested[], fallback: FormatKey | undefined): EvidencePlan {
-  let byFallback = plans.get(tested);
-  if (!byFallback) {
-    byFallback = new Map();
-    plans.set(tested, byFallback);
-  }
-  let plan = byFallback.get(fallback);
-  if (!plan) {
-    const rules = new Set<RuleId>();
-    const verdicts = new Map<string, [RuleId, FormatKey]>();
-    for (const { rule, format } of tested) {
-      rules.add(rule);
-      const verdictIn = verdictFormat(ruleById(rule), format, fallback);
-      verdicts.set(`${rule} ${verdictIn}`, [rule, verdictIn]);
-    }
-    plan = { rules: [...rules], verdicts: [...verdicts.values()] };
-    byFallback.set(fallback, plan);
-  }
-  return plan;
 }
 
 /** Evidence plans waiting to be added to a tally's tables, at most. */
@@ -330,96 +284,5 @@ function findingOf(violation: Violation, format: FormatKey, exchange: ExchangeSu
   return finding;
 }
 
-const byPlace = (a: Finding, b: Finding) =>
-  (a.at?.file ?? 0) - (b.at?.file ?? 0) || (a.at?.line ?? 0) - (b.at?.line ?? 0);
-
-function addTable(into: Partial<Record<RuleId, PerFormat>>, from: Partial<Record<RuleId, PerFormat>>): void {
-  for (const [rule, row] of Object.entries(from) as [RuleId, PerFormat][]) {
-    const target = into[rule] ?? {};
-    into[rule] = target;
-    for (const [format, count] of Object.entries(row) as [FormatKey, number][])
-      target[format] = (target[format] ?? 0) + count;
-  }
-}
-
-function addCounts(into: Record<string, number>, from: Record<string, number>): void {
-  for (const [key, count] of Object.entries(from)) into[key] = (into[key] ?? 0) + count;
-}
-
-function addTraffic(into: TrafficScope, from: TrafficScope | undefined): void {
-  if (!from) return;
-  into.orders += from.orders;
-  if (from.exercised) {
-    into.exercised ??= {};
-    addCounts(into.exercised as Record<string, number>, from.exercised as Record<string, number>);
-  }
-  addCounts(into.notInterface, from.notInterface);
-  for (const [kind, formats] of Object.entries(from.used) as [ExchangeKind, Record<string, number>][]) {
-    const target = into.used[kind] ?? {};
-    into.used[kind] = target;
-    addCounts(target, formats);
-  }
-}
-
 /** How an answer table counts a request that a replay could not send again. */
 export const NOT_SENT = 'not sent again';
-
-/** Tallies of disjoint parts of the same traffic (worker threads, shards), as if one had seen it all. */
-export function mergeTallies(parts: readonly TallyData[]): TallyData {
-  const merged = emptyTally();
-  for (const part of parts) {
-    merged.exchanges += part.exchanges;
-    addTable(merged.evidence, part.evidence);
-    addTable(merged.broken, part.broken);
-    merged.findings.push(...part.findings);
-    for (const [kind, answers] of Object.entries(part.answers) as [ExchangeKind, Record<string, number>][]) {
-      const target = merged.answers[kind] ?? {};
-      merged.answers[kind] = target;
-      for (const [answer, count] of Object.entries(answers)) target[answer] = (target[answer] ?? 0) + count;
-    }
-    Object.assign(merged.observations, part.observations);
-    addTraffic(merged.traffic, part.traffic);
-    mergeCoverage(merged.coverage, part.coverage);
-    for (const [rule, ms] of Object.entries(part.time ?? {}) as [RuleId, number][]) addTime(merged, rule, ms);
-  }
-  // Each part kept its own first few of each rule; the first few overall are among them.
-  merged.findings.sort(byPlace);
-  const shown = new Map<RuleId, number>();
-  merged.findings = merged.findings.filter((finding) => {
-    const count = (shown.get(finding.rule) ?? 0) + 1;
-    shown.set(finding.rule, count);
-    return count <= KEPT_PER_RULE;
-  });
-  return merged;
-}
-
-/**
- * The tally a run's results were made from, as far as results.json keeps it: evidence and breaches
- * per rule and format, the breaches shown, the answers seen and what was observed. Enough to merge
- * the results of shards of one run into the verdicts of the whole.
- */
-export function tallyOfResult(result: {
-  rules: readonly RuleResult[];
-  answers: TallyData['answers'];
-  exchanges: number;
-  traffic?: TrafficScope;
-  coverage?: CoverageData;
-}): TallyData {
-  const tally = emptyTally();
-  tally.exchanges = result.exchanges;
-  tally.answers = structuredClone(result.answers);
-  addTraffic(tally.traffic, result.traffic);
-  mergeCoverage(tally.coverage, result.coverage);
-  for (const rule of result.rules) {
-    for (const format of rule.formats) {
-      if (format.evidence > 0)
-        tally.evidence[rule.id] = { ...tally.evidence[rule.id], [format.format]: format.evidence };
-      if (format.broken > 0) tally.broken[rule.id] = { ...tally.broken[rule.id], [format.format]: format.broken };
-    }
-    tally.findings.push(...rule.failures);
-    addTime(tally, rule.id, rule.durationMs);
-    // An observe rule's own breaches are shown as its observation; only a probe's record is kept apart.
-    if (rule.observed !== undefined && rule.failures.length === 0) tally.observations[rule.id] = rule.observed;
-  }
-  return tally;
-}

@@ -9,7 +9,8 @@ import { ProbeRun } from '../../src/probes/probe-run.js';
 import type { Dialect } from '../../src/reference/dialect.js';
 import { HttpError } from '../../src/reference/http-error.js';
 import { startReferenceService } from '../../src/reference/service.js';
-import { emptyTally, mergeTallies } from '../../src/validate/tally.js';
+import { emptyTally } from '../../src/validate/tally.js';
+import { mergeTallies } from '../../src/validate/tally-merge.js';
 import { verdictsOf } from '../../src/validate/verdicts.js';
 import { parseXml } from '../../src/validate/xml.js';
 

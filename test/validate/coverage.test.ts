@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { CoverageData } from '../../src/findings/types.js';
 import { mergeCoverage } from '../../src/validate/coverage.js';
 import { CheckoutState, judgeExchange } from '../../src/validate/index.js';
-import { emptyTally, mergeTallies, Tally } from '../../src/validate/tally.js';
+import { emptyTally, Tally } from '../../src/validate/tally.js';
+import { mergeTallies } from '../../src/validate/tally-merge.js';
 import {
   checkoutGet,
   checkoutPost,
