@@ -65,9 +65,9 @@ describe('run with a stale or foreign URL', () => {
       expect(lines.at(-1)).toMatch(/^print-conformance: every checkout request to \S+ was answered 404: /);
       expect(lines.length, result.stderr).toBeLessThanOrEqual(4);
       expect(result.stderr).not.toContain('✗');
-      // One group of checkout probes (two dozen requests), not every group of both formats and the
-      // uploads (over a hundred).
-      expect(requests).toBeLessThan(30);
+      // One group of checkout probes (three dozen requests), not every group of both formats and the
+      // uploads (over a hundred and fifty).
+      expect(requests).toBeLessThan(45);
     } finally {
       await new Promise((closed) => gone.close(closed));
     }

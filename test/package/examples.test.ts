@@ -114,8 +114,10 @@ function optionValue(args: string[], name: string): string | undefined {
 describe('the CI examples', () => {
   it('cover the suite and the proxy, on GitHub Actions and GitLab', () => {
     expect(files.sort()).toEqual([
+      'github-actions-action.yml',
       'github-actions-proxy.yml',
       'github-actions.yml',
+      'gitlab-ci-image.yml',
       'gitlab-ci-proxy.yml',
       'gitlab-ci.yml',
     ]);
@@ -125,21 +127,41 @@ describe('the CI examples', () => {
     const text = readFileSync(join(folder, file), 'utf8');
     const document = parse(text);
     const scripts = strings(document);
-    const runs = scripts.flatMap(invocations);
+    const packed = scripts.flatMap(invocations);
+    // The image's examples run the executable it holds by name, with the same commands and options.
+    const jobs = Object.values(document ?? {}) as { image?: unknown; script?: string[]; after_script?: string[] }[];
+    const fromImage = jobs
+      .filter((job) => job?.image !== undefined)
+      .flatMap((job) => [...(job.script ?? []), ...(job.after_script ?? [])])
+      .flatMap((script) => script.split(/\n|&&|;/))
+      .filter((line) => /^\s*print-conformance\s/.test(line))
+      .map((line) => {
+        const rest = words(line).slice(1);
+        const command = rest[0] && specs.has(rest[0]) ? (rest.shift() as string) : 'run';
+        return { spec: 'image', command, args: rest };
+      });
+    const runs = [...packed, ...fromImage];
+    // The action's example runs the tool through the action, which packs or downloads it itself.
+    const action = strings(document).some((value) => /print-conformance@/.test(value));
 
-    it(`${file} pins a Node that is maintained (22 or later)`, () => {
-      const versions = [...text.matchAll(/node-version:\s*(\d+)|image:\s*node:(\d+)/g)].map((m) =>
-        Number(m[1] ?? m[2]),
-      );
-      expect(versions.length).toBeGreaterThan(0);
-      for (const version of versions) expect(version).toBeGreaterThanOrEqual(22);
+    it(`${file} runs the tool as a package, the image or the action`, () => {
+      expect(packed.length > 0 || fromImage.length > 0 || action).toBe(true);
     });
 
-    it(`${file} runs print-conformance from a tarball it packs, never a registry name`, () => {
-      expect(runs.length).toBeGreaterThan(0);
-      expect(scripts.some((s) => /\bnpm pack\b/.test(s))).toBe(true);
-      for (const { spec } of runs) expect(spec).toMatch(/^(\.|\/tmp|\$RUNNER_TEMP)\/print-conformance-\*\.tgz$/);
-    });
+    if (packed.length > 0 || /node-version/.test(text))
+      it(`${file} pins a Node that is maintained (22 or later)`, () => {
+        const versions = [...text.matchAll(/node-version:\s*(\d+)|image:\s*node:(\d+)/g)].map((m) =>
+          Number(m[1] ?? m[2]),
+        );
+        expect(versions.length).toBeGreaterThan(0);
+        for (const version of versions) expect(version).toBeGreaterThanOrEqual(22);
+      });
+
+    if (packed.length > 0)
+      it(`${file} runs print-conformance from a tarball it packs, never a registry name`, () => {
+        expect(scripts.some((s) => /\bnpm pack\b/.test(s))).toBe(true);
+        for (const { spec } of packed) expect(spec).toMatch(/^(\.|\/tmp|\$RUNNER_TEMP)\/print-conformance-\*\.tgz$/);
+      });
 
     it(`${file} gives each command only options it has`, () => {
       for (const { command, args } of runs) {
@@ -180,10 +202,18 @@ function repositoryWithHistory(dir: string): { first: string; tip: string } {
 }
 
 describe('the GitLab examples fetch print-conformance at the ref they are given', () => {
-  for (const file of files.filter((f) => f.startsWith('gitlab'))) {
+  // The image's example fetches nothing: the tool is in the image (its entry point emptied for sh).
+  const jobOf = (file: string) =>
+    Object.values(parse(readFileSync(join(folder, file), 'utf8')))[0] as {
+      before_script?: string[];
+      image?: { entrypoint?: string[] };
+    };
+  it('the image example empties the entry point, as GitLab needs to run its script with sh', () => {
+    expect(jobOf('gitlab-ci-image.yml').image?.entrypoint).toEqual(['']);
+  });
+  for (const file of files.filter((f) => f.startsWith('gitlab') && jobOf(f).before_script)) {
     // The before_script's git lines, run as the job runs them, into a temporary folder.
-    const job = Object.values(parse(readFileSync(join(folder, file), 'utf8')))[0] as { before_script: string[] };
-    const gitLines = job.before_script.filter((line) => /^git\b/.test(line));
+    const gitLines = (jobOf(file).before_script ?? []).filter((line) => /^git\b/.test(line));
 
     it(`${file} checks out a pinned commit, a tag or a branch`, () => {
       expect(gitLines.length).toBeGreaterThan(0);
