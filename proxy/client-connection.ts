@@ -505,7 +505,7 @@ export class ClientConnection {
       else this.brokenOff(flight, 499, 'the client broke off the request');
     }
     this.flight = undefined;
-    this.target.drop();
+    this.target.release();
     this.parser.close();
   }
 

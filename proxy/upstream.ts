@@ -224,6 +224,14 @@ export class Upstream {
     return !this.closed && (this.idleSince === 0 || performance.now() - this.idleSince < this.idleMs);
   }
 
+  /**
+   * Between exchanges: an answer was read to its end, no request is out, the connection reads on
+   * and can carry another request (what another client connection may take, see target-pool.ts).
+   */
+  idle(): boolean {
+    return this.idleSince !== 0 && !this.waiting && !this.ended && !this.paused && !this.surplus && this.usable();
+  }
+
   /** Writes a request head; `events` hear its answer; `reuse` says whether the connection outlives it. */
   send(head: string, events: AnswerEvents, bodyFollows: boolean, reuse: ReuseAfter = 'keep'): void {
     this.waiting = events;
