@@ -358,7 +358,7 @@ export class ClientConnection extends ConnectionExchanges {
       else this.brokenOff(flight, 499, 'the client broke off the request');
     }
     this.flight = undefined;
-    this.target.drop();
+    this.target.release();
     this.parser.close();
   }
 

@@ -3,6 +3,7 @@ import type { Exchange, Headers, Violation } from '../src/validate/exchange.js';
 import type { TapOptions } from './body-tap.js';
 import type { Authority, ForwardDoor } from './forward-door.js';
 import type { RecordedExchange } from './recorder.js';
+import type { TargetPool } from './target-pool.js';
 import type { UpstreamRoute } from './upstream-route.js';
 
 // What every connection of one proxy shares: where it forwards to, its limits and switches, and
@@ -13,6 +14,8 @@ export interface ProxyContext {
   targetBase: string;
   /** Where connections to the target go (after --connect-to), and what its certificate must verify against. */
   route: UpstreamRoute;
+  /** Idle target connections that outlived their client connections, for the next ones. */
+  targetPool?: TargetPool;
   /** The control API on the proxy's own port (absent inside an intercepted host, whose paths are the service's). */
   control?: ControlPlane;
   /** The client test a request belongs to, from its head (see ControlPlane.testOf). */

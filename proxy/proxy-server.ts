@@ -27,6 +27,7 @@ import { MemoryBudget } from './memory-budget.js';
 import type { ProxyContext } from './proxy-context.js';
 import { Recorder } from './recorder.js';
 import { refusedHandshake } from './refused-handshake.js';
+import { TargetPool } from './target-pool.js';
 import { routeOf } from './upstream-route.js';
 
 // A reverse proxy that forwards every byte unchanged (but for absolute URLs that point at the
@@ -192,6 +193,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   const direct = routeOf(target, trust);
   const to = connectionFor({ host: direct.host, port: direct.connectPort }, connectTo);
   const route = { ...direct, connectHost: to.host, connectPort: to.port };
+  const targetPool = new TargetPool();
   // Certificates for intercepted hosts come from the local CA, made the first time one is needed.
   let hostContexts: Promise<HostContexts> | undefined;
   const contextFor = (host: string) => {
@@ -209,6 +211,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     target,
     targetBase: target.href,
     route,
+    targetPool,
     ownAuthority: listenHost,
     hostAllowed: (value) => {
       const allowed = hostAllowed(value, listenHost, allowedHosts);
@@ -377,6 +380,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       for (const connection of connections.keys()) connection.cutOff();
       // Tunnels have no exchange to finish: they are cut off with the rest.
       limit.destroyAll();
+      targetPool.closeAll();
       // Cut-off exchanges are recorded as their connections close.
       await drained();
       await closed;

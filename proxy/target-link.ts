@@ -21,7 +21,9 @@ export class TargetLink {
   forward(flight: Flight, context: ProxyContext, events: AnswerEvents): void {
     if (!this.upstream?.usable() || this.madeFor?.route !== context.route) {
       this.upstream?.destroy();
-      this.upstream = new Upstream(context.route, context.answerTimeoutMs, context.targetTimeoutMs);
+      this.upstream =
+        context.targetPool?.take(context.route) ??
+        new Upstream(context.route, context.answerTimeoutMs, context.targetTimeoutMs);
       this.madeFor = context;
     }
     flight.forwarded = true;
@@ -47,6 +49,15 @@ export class TargetLink {
   /** The connection is let go without closing it (one closed under a request about to be resent). */
   forget(): void {
     this.upstream = undefined;
+  }
+
+  /** The client connection closed: an idle target connection is kept for another one, others closed. */
+  release(): void {
+    const { upstream, madeFor } = this;
+    this.upstream = undefined;
+    if (!upstream) return;
+    if (madeFor?.targetPool) madeFor.targetPool.keep(madeFor.route, upstream);
+    else upstream.destroy();
   }
 
   /** The connection cannot carry another request: closed. */

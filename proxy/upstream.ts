@@ -6,7 +6,7 @@ import { type MessageEvents, type MessageHead, MessageParser } from './http-pars
 import { UNDECODED_CODING } from './message-framing.js';
 import { fieldValues } from './message-head.js';
 import { lossOf, timeoutOf, type UpstreamFailure } from './upstream-failure.js';
-import { openConnection, type UpstreamRoute } from './upstream-route.js';
+import { keepSession, openConnection, type UpstreamRoute } from './upstream-route.js';
 
 // One connection to the target, kept open between exchanges of one client connection: requests
 // are written to it as text and bytes, answers read back with node's HTTP parser. Where it goes
@@ -70,12 +70,24 @@ export class Upstream {
     const { secure } = route;
     this.socket = openConnection(route);
     this.socket.setNoDelay(true);
+    // A deadline, not an idle timer: a target that trickles its handshake or its answer's head
+    // byte by byte still answers 504 within the connect timeout.
     this.deadline = new AnswerDeadline(answerTimeoutMs, () => this.overdue());
     this.deadline.arm();
-    if (secure)
+    if (secure) {
       this.socket.once('connect', () => {
         this.tcpConnected = true;
       });
+      // TLS 1.2 tells its session during the handshake, before the certificate is verified.
+      let session: Buffer | undefined;
+      this.socket.on('session', (given: Buffer) => {
+        if (this.connected) keepSession(route, given);
+        else session = given;
+      });
+      this.socket.once('secureConnect', () => {
+        if (session) keepSession(route, session);
+      });
+    }
     this.socket.once(secure ? 'secureConnect' : 'connect', () => {
       this.tcpConnected = true;
       this.connected = true;
@@ -155,6 +167,14 @@ export class Upstream {
    */
   usable(): boolean {
     return !this.closed && (this.idleSince === 0 || performance.now() - this.idleSince < this.idleMs);
+  }
+
+  /**
+   * Between exchanges: an answer was read to its end, no request is out, the connection reads on
+   * and can carry another request (what another client connection may take, see target-pool.ts).
+   */
+  idle(): boolean {
+    return this.idleSince !== 0 && !this.waiting && !this.ended && !this.paused && !this.surplus && this.usable();
   }
 
   /** Writes a request head; `events` hear its answer; `reuse` says whether the connection outlives it. */

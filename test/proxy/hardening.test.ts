@@ -438,7 +438,13 @@ describe('the proxy under hostile input and faults', () => {
         const posted = await raw(proxy.url, GET + post);
         expect(posted.match(/HTTP\/1\.1 \d{3}/g), close).toEqual(['HTTP/1.1 200', 'HTTP/1.1 502']);
         expect(posted).toMatch(/closed a kept-alive connection before answering/);
-        expect(seen, close).toEqual(['GET /v2/checkout/abc', 'POST /v2/checkout/abc']);
+        // The GET may first meet the target connection the exchanges above left idle (kept for the
+        // next client connection) as it closes, and go again: the POST goes once, and last.
+        expect(
+          seen.filter((head) => head.startsWith('POST')),
+          close,
+        ).toEqual(['POST /v2/checkout/abc']);
+        expect(seen.at(-1), close).toBe('POST /v2/checkout/abc');
       });
     }
   });
