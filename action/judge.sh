@@ -10,6 +10,16 @@ command="${INPUT_COMMAND:-run}"
 report_dir="${INPUT_REPORT_DIR:-print-conformance-reports}"
 sarif="$report_dir/results.sarif"
 
+# A line break in a value written to $GITHUB_OUTPUT would start an output of its own (a second
+# exit-code, say): such a report folder is refused, as an unknown command is.
+case "$report_dir" in
+  *$'\n'* | *$'\r'*)
+    echo "::error title=print-conformance::report-dir must be one line"
+    printf 'exit-code=2\n' >> "$out"
+    exit 0
+    ;;
+esac
+
 case "$command" in
   run | validate | proxy | replay | merge) ;;
   *)

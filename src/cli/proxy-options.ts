@@ -191,7 +191,8 @@ export function proxyOptions(y: Argv) {
     })
     .option('summary-md', {
       type: 'string',
-      describe: 'Also write the final summary as Markdown here (for a pull-request comment)',
+      describe:
+        'Also write the final summary as Markdown here (for a pull-request comment; also appended to $GITHUB_STEP_SUMMARY when set)',
     })
     .option('summary-interval', {
       type: 'number',

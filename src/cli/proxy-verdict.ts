@@ -68,7 +68,7 @@ function notMade(facts: SessionFacts): string | undefined {
     if (data.exchanges > 0) return undefined;
     const outside = Object.entries(data.traffic.notInterface).map(([reason, n]) => `${n}× ${reason}`);
     if (data.traffic.orders > 0) outside.push(`${data.traffic.orders} order answers`);
-    return `no exchange of the interface went through the proxy (${outside.join(', ') || 'nothing judged'}); the client must send checkout and upload requests under ${facts.target} (the run could not be made)`;
+    return `no exchange of the interface went through the proxy (${outside.join(', ') || 'nothing judged'}); the client must send its checkout and upload requests (the URLs under ${facts.target} that the order endpoints give) through the proxy at ${facts.proxyUrl} (the run could not be made)`;
   }
   const first = traffic.notReachedLines()[0] ?? `${traffic.unjudged} exchanges not judged`;
   return `no request was answered by the target ${facts.target} (${first}); check --target and that the service is up (the run could not be made)`;
@@ -107,7 +107,10 @@ export function proxyVerdict(facts: SessionFacts): ProxyVerdict {
       : {}),
   });
   const notReached = traffic.notReachedLines();
-  const counts = [`${traffic.seen} exchanges`, `${traffic.reached} answered by the target`];
+  const counts = [
+    `${traffic.seen} exchange${traffic.seen === 1 ? '' : 's'}`,
+    `${traffic.reached} answered by the target`,
+  ];
   if (notReached.length > 0) counts.push(`${traffic.notReachedCount()} by the proxy itself`);
   if (traffic.blocked > 0) counts.push(`${traffic.blocked} blocked (--mode enforce)`);
   if (traffic.unjudged > 0) counts.push(`${traffic.unjudged} could not be judged`);

@@ -1,5 +1,6 @@
 import { closeSync, constants, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { dirname } from 'node:path';
 import { UsageError } from '../findings/usage-error.js';
 
 // Two sessions appending to one recording would interleave their lines (a line of one cut by a
@@ -34,6 +35,9 @@ function tryTake(lock: string): boolean {
     fd = openSync(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o644);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    // The lock is made beside the recording: its folder missing is what to say, not the lock's name.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw Object.assign(new Error(`its folder ${dirname(lock)} does not exist`), { code: 'ENOENT' });
     throw error;
   }
   try {

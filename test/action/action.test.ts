@@ -215,4 +215,20 @@ describe('action.yml', () => {
     expect(real.outputs['exit-code']).toBe('2');
     expect(existsSync(marker)).toBe(false);
   }, 120_000);
+  it('refuses a report folder holding a line break, which would write outputs of its own', () => {
+    const exe = join(folder, 'passing-stand-in');
+    writeFileSync(exe, '#!/bin/sh\nexit 1\n');
+    const { steps, outputs } = runAction({
+      'exe-url': pathToFileURL(exe).href,
+      sha256: sha256(exe),
+      'report-dir': 'r\nexit-code=0',
+    });
+    expect(steps.map((s) => [s.id, s.code])).toEqual([
+      ['install', 0],
+      ['judge', 0],
+      ['verdict', 2],
+    ]);
+    expect(steps[1]?.stdout).toContain('::error title=print-conformance::report-dir must be one line');
+    expect(outputs['exit-code']).toBe('2');
+  });
 });

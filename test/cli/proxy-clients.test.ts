@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -184,6 +184,22 @@ describe('proxy --clients-by oauth', () => {
     for (const id of ['shop-good', 'shop-bad', 'unknown'])
       expect(verdictOf(again.clients.clients, id)).toEqual(verdictOf(results.clients.clients, id));
     expect(readFileSync(join(folder, 'offline.xml'), 'utf8')).toMatch(/<testsuite name="client shop-bad"/);
+    // A recording made without --clients-by names no client: validate says so, under --quiet too.
+    const unnamed = join(folder, 'unnamed.ndjson');
+    writeFileSync(
+      unnamed,
+      `${lines.map((line) => JSON.stringify({ ...JSON.parse(line), client: undefined })).join('\n')}\n`,
+    );
+    const quiet = await runCli([
+      'validate',
+      unnamed,
+      '--clients-by',
+      'oauth',
+      '--quiet',
+      '--report-dir',
+      join(folder, 'q'),
+    ]);
+    expect(quiet.stderr).toContain('warning: no exchange of these recordings names its client');
     // The HAR names each entry's client too.
     const fromHar = join(folder, 'from-har.json');
     await runCli([
