@@ -127,7 +127,7 @@ describe('print-conformance proxy when nothing reached the target', () => {
     expect(code).toBe(2);
     expect(stdout).not.toMatch(/VERDICT|passed/);
     expect(stdout).toMatch(
-      /\nAnswered by the proxy itself \(no answer came from the target\):\n {2}1× 502 the target \S+ cannot be reached \(ECONNREFUSED\)\nproxy summary: 1 exchanges, 0 answered by the target, 1 by the proxy itself\n/,
+      /\nAnswered by the proxy itself \(no answer came from the target\):\n {2}1× 502 the target \S+ cannot be reached \(ECONNREFUSED\)\nproxy summary: 1 exchange, 0 answered by the target, 1 by the proxy itself\n/,
     );
     // The one line that says why is on stderr, and is its last.
     const last = stderr.trimEnd().split('\n').at(-1);
