@@ -36,6 +36,18 @@ export function listScript(shownRows: number): string {
     const after = [...select.options].slice(1).find((o) => name === 'rule' && o.value > value);
     select.add(option, after ?? null);
   };
+  // A client test's or a client team's verdict as a line of its list, and its name in the filter.
+  const verdictItem = (v, filter, name, label) => {
+    const li = document.createElement('li');
+    const shown = v.judged > 0;
+    li.className = !shown ? 'muted' : v.passed ? 'good' : 'bad';
+    li.dataset[filter] = name;
+    li.textContent = !shown
+      ? '· ' + label + name + ' (' + v.exchanges + '): no exchange of the interface'
+      : (v.passed ? '✓ ' : '✗ ') + label + name + ' (' + v.exchanges + ')' + (v.passed ? '' : ': ' + v.failed.map((r) => r.rule).join(' '));
+    addOption(filter, name);
+    return li;
+  };
   const render = (e) => {
     const tr = document.createElement('tr');
     tr.dataset.seq = e.seq;
@@ -96,32 +108,12 @@ export function listScript(shownRows: number): string {
       verdict.replaceChildren('Verdict so far: ', strong, ' — ' + s.passed + ' passed, ' + s.failed + ' failed, ' + (s.warnings ?? 0) + ' warnings, ' + s.untested + ' untested, ' + s.skipped + ' skipped');
     }
     if (named.ok && tests) {
-      const items = (await named.json()).tests.map((t) => {
-        const li = document.createElement('li');
-        const shown = t.judged > 0;
-        li.className = !shown ? 'muted' : t.passed ? 'good' : 'bad';
-        li.dataset.test = t.name;
-        li.textContent = !shown
-          ? '· ' + t.name + ' (' + t.exchanges + '): no exchange of the interface'
-          : (t.passed ? '✓ ' : '✗ ') + t.name + ' (' + t.exchanges + ')' + (t.passed ? '' : ': ' + t.failed.map((r) => r.rule).join(' '));
-        addOption('test', t.name);
-        return li;
-      });
+      const items = (await named.json()).tests.map((t) => verdictItem(t, 'test', t.name, ''));
       tests.replaceChildren(...items);
     }
     const told = clients ? await fetch(api('api/clients')) : null;
     if (told?.ok) {
-      const items = (await told.json()).clients.map((c) => {
-        const li = document.createElement('li');
-        const shown = c.judged > 0;
-        li.className = !shown ? 'muted' : c.passed ? 'good' : 'bad';
-        li.dataset.client = c.client;
-        li.textContent = !shown
-          ? '· client ' + c.client + ' (' + c.exchanges + '): no exchange of the interface'
-          : (c.passed ? '✓ client ' : '✗ client ') + c.client + ' (' + c.exchanges + ')' + (c.passed ? '' : ': ' + c.failed.map((r) => r.rule).join(' '));
-        addOption('client', c.client);
-        return li;
-      });
+      const items = (await told.json()).clients.map((c) => verdictItem(c, 'client', c.client, 'client '));
       clients.replaceChildren(...items);
     }
   };

@@ -107,56 +107,54 @@ function writeInto(result: RunResult, folder: string): void {
     runtime.stopTest(uuid, { stop: end });
     runtime.writeTest(uuid);
   }
-  for (const test of result.clientTests ?? []) {
-    const id = `client-test:${test.name}`;
-    const failures = test.failed.map((f) => `${f.rule}: ${f.messages.join('; ')}`).join('\n');
+  // A case per client test and per client team: each passed, failed or (nothing of the interface sent) skipped.
+  const verdictCase = (
+    kind: { id: string; suite: string; name: string; fullName: string },
+    verdict: {
+      passed: boolean;
+      judged: number;
+      exchanges: number;
+      failed: readonly { rule: string; messages: readonly string[] }[];
+    },
+  ) => {
+    const failures = verdict.failed.map((f) => `${f.rule}: ${f.messages.join('; ')}`).join('\n');
     const uuid = runtime.startTest({
-      name: test.name,
-      fullName: `client test: ${test.name}`,
-      testCaseId: id,
-      historyId: id,
+      name: kind.name,
+      fullName: kind.fullName,
+      testCaseId: kind.id,
+      historyId: kind.id,
       labels: [
-        { name: 'suite', value: 'client tests' },
-        { name: 'feature', value: 'client tests' },
+        { name: 'suite', value: kind.suite },
+        { name: 'feature', value: kind.suite },
       ],
-      // A test that sent nothing of the interface showed nothing: skipped, never passed.
-      status: !test.passed ? Status.FAILED : test.judged === 0 ? Status.SKIPPED : Status.PASSED,
+      // One that sent nothing of the interface showed nothing: skipped, never passed.
+      status: !verdict.passed ? Status.FAILED : verdict.judged === 0 ? Status.SKIPPED : Status.PASSED,
       stage: Stage.FINISHED,
-      statusDetails: !test.passed
-        ? { message: `broke ${test.failed.map((f) => f.rule).join(', ')}`, trace: failures }
-        : test.judged === 0
-          ? { message: `no exchange of the interface (${test.exchanges} exchanges)` }
+      statusDetails: !verdict.passed
+        ? { message: `broke ${verdict.failed.map((f) => f.rule).join(', ')}`, trace: failures }
+        : verdict.judged === 0
+          ? { message: `no exchange of the interface (${verdict.exchanges} exchanges)` }
           : {},
       start,
     });
     runtime.stopTest(uuid, { stop: start });
     runtime.writeTest(uuid);
-  }
-  for (const client of result.clients?.clients ?? []) {
-    const id = `client:${client.client}`;
-    const failures = client.failed.map((f) => `${f.rule}: ${f.messages.join('; ')}`).join('\n');
-    const uuid = runtime.startTest({
-      name: `client ${client.client}`,
-      fullName: `client: ${client.client}`,
-      testCaseId: id,
-      historyId: id,
-      labels: [
-        { name: 'suite', value: 'clients' },
-        { name: 'feature', value: 'clients' },
-      ],
-      // A client that sent nothing of the interface showed nothing: skipped, never passed.
-      status: !client.passed ? Status.FAILED : client.judged === 0 ? Status.SKIPPED : Status.PASSED,
-      stage: Stage.FINISHED,
-      statusDetails: !client.passed
-        ? { message: `broke ${client.failed.map((f) => f.rule).join(', ')}`, trace: failures }
-        : client.judged === 0
-          ? { message: `no exchange of the interface (${client.exchanges} exchanges)` }
-          : {},
-      start,
-    });
-    runtime.stopTest(uuid, { stop: start });
-    runtime.writeTest(uuid);
-  }
+  };
+  for (const test of result.clientTests ?? [])
+    verdictCase(
+      { id: `client-test:${test.name}`, suite: 'client tests', name: test.name, fullName: `client test: ${test.name}` },
+      test,
+    );
+  for (const client of result.clients?.clients ?? [])
+    verdictCase(
+      {
+        id: `client:${client.client}`,
+        suite: 'clients',
+        name: `client ${client.client}`,
+        fullName: `client: ${client.client}`,
+      },
+      client,
+    );
   runtime.writeEnvironmentInfo();
   writeFileSync(join(folder, 'executor.json'), `${JSON.stringify(allureExecutor(result), null, 2)}\n`);
 }
