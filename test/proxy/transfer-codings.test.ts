@@ -202,14 +202,17 @@ describe('field values: the framing check and llhttp agree on every byte', () =>
     );
   });
 
-  it("an HTAB after the value is refused by Node's llhttp, and so by the proxy (400)", () => {
+  it("an HTAB after the value: the proxy never reads a body llhttp does not (Node.js 20's llhttp refuses it, and so does the proxy)", () => {
+    const major = Number(process.versions.node.split('.')[0]);
     for (const [field, value, body] of [
       ['Transfer-Encoding', '\tchunked\t', '2\r\nab\r\n0\r\n\r\n'],
       ['Content-Length', '\t2\t', 'ab'],
     ] as const) {
       const bytes = request(field, value, body);
-      expect(llhttpReads(bytes)).toBe('refused');
-      expect(proxyReads(bytes)).toBe('refused');
+      // Whatever the proxy reads, llhttp reads the same; on Node.js 20 both refuse it.
+      const proxy = proxyReads(bytes);
+      if (proxy !== 'refused') expect(proxy).toBe(llhttpReads(bytes));
+      if (major < 22) expect([proxy, llhttpReads(bytes)]).toEqual(['refused', 'refused']);
     }
   });
 });
