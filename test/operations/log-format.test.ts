@@ -117,7 +117,9 @@ describe('--log-format', () => {
     });
     log.recordingRotated('recording rotated', { file: 'traffic.ndjson', rotatedTo: 'traffic-20261128T172900Z.ndjson' });
     log.recordingFailed('cannot write traffic.ndjson: ENOSPC', { reason: 'ENOSPC', exchange: 12 });
-    const text = String(out.read());
+    // Every chunk written so far: read() may give one chunk at a time (Node.js 26 does).
+    let text = '';
+    for (let chunk = out.read(); chunk !== null; chunk = out.read()) text += String(chunk);
     expect(text).not.toContain('s3cret');
     const records = text
       .trim()
