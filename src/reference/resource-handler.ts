@@ -231,6 +231,11 @@ export function createResourceHandler(context: ResourceContext): ResourceHandler
         throw new HttpError(refusal, 'this service does not take the upload as it was sent');
       }
       const file = await receiveUpload(request);
+      if (store.uploads.get(code) !== slot) {
+        // Its order was forgotten while the file came (the store keeps the newest orders only).
+        rmSync(file.path, { force: true });
+        throw new HttpError(404, 'unknown upload code', ['Use the upload URL given by the order.']);
+      }
       const multipart = mediaType(request.headers['content-type']) === 'multipart/form-data';
       if (dialect.uploadFails?.({ size: file.size, multipart })) {
         rmSync(file.path, { force: true });
