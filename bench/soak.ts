@@ -13,6 +13,11 @@ import { BIN, startListening, stop } from './start-cli.js';
 // to three targets: RSS grows at most 8 MiB an hour after the warm-up (least squares), the open
 // descriptors are back to their baseline after a cool-down, and the p99 latency of the last window
 // is within 20 % of the first's. Long (30 minutes by default): run only with BENCH_ONLY=soak.
+//
+// Before the clock starts, a fill: set-ups sent as fast as the two processes take them, until
+// what the proxy learns (the set-ups it keeps for checkout.get.consistent, the URLs order answers
+// gave) and what serve keeps (its newest orders) are at their bounds, as after days of traffic.
+// Without it a half-hour soak measures those bounded stores filling, not whether anything leaks.
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 30);
 /** Requests a second, arriving at a constant rate whatever the answers take (an open model). */
@@ -29,6 +34,13 @@ const COOL_DOWN_MS = Number(process.env.SOAK_COOL_DOWN_SECONDS ?? 30) * 1000;
 const MAX_IN_FLIGHT = 256;
 /** The admin port's /metrics is scraped this often (Prometheus' default interval). */
 const SCRAPE_SECONDS = Number(process.env.SOAK_SCRAPE_SECONDS ?? 15);
+/**
+ * Set-ups of the fill: more than the proxy keeps (10 000 set-ups; 50 000 given URLs of each kind,
+ * several an order) and serve keeps (10 000 orders), so that every bound has been passed. 0: none.
+ */
+const FILL_SET_UPS = Number(process.env.SOAK_FILL_SET_UPS ?? 30_000);
+/** Set-ups of the fill in flight at once. */
+const FILL_CONCURRENCY = 32;
 
 const CHECKOUT_JSON = JSON.stringify({
   returnUrl: 'https://shop.example.test/return?order=1',
@@ -96,6 +108,34 @@ function holdEventStream(url: string, agent: Agent): () => void {
   };
 }
 
+/** Sends `count` set-ups (a new order, then its POST checkout), FILL_CONCURRENCY at once. */
+async function fill(base: string, agent: Agent, count: number): Promise<{ seconds: number; failed: number }> {
+  const started = performance.now();
+  let next = 0;
+  let failed = 0;
+  const loop = async () => {
+    while (next < count) {
+      next += 1;
+      try {
+        const made = await request(`${base}orders`, { method: 'POST', dispatcher: agent });
+        const { checkout } = (await made.body.json()) as { checkout: { setupUrl: string } };
+        const setUp = await request(checkout.setupUrl, {
+          method: 'POST',
+          dispatcher: agent,
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: CHECKOUT_JSON,
+        });
+        await setUp.body.dump();
+        if (setUp.statusCode >= 300) failed += 1;
+      } catch {
+        failed += 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: FILL_CONCURRENCY }, loop));
+  return { seconds: Math.round((performance.now() - started) / 100) / 10, failed };
+}
+
 export async function benchSoak() {
   const folder = mkdtempSync(join(tmpdir(), 'print-conformance-soak-'));
   const rotation = rotationArgs();
@@ -143,9 +183,11 @@ export async function benchSoak() {
     }, SCRAPE_SECONDS * 1000);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const baselineFds = openFds(pid);
+    const filled = FILL_SET_UPS > 0 ? await fill(base, agent, FILL_SET_UPS) : { seconds: 0, failed: 0 };
 
     const latencies: { at: number; ms: number }[] = [];
-    const samples: { at: number; rssMiB: number; fds: number }[] = [];
+    const samples: { at: number; rssMiB: number; serveRssMiB: number; fds: number }[] = [];
+    const servePid = service.child.pid as number;
     let inFlight = 0;
     let dropped = 0;
     let failed = 0;
@@ -174,7 +216,12 @@ export async function benchSoak() {
     const started = performance.now();
     const durationMs = MINUTES * 60_000;
     const sampler = setInterval(() => {
-      samples.push({ at: performance.now() - started, rssMiB: processMemory(pid).rss / MiB, fds: openFds(pid) });
+      samples.push({
+        at: performance.now() - started,
+        rssMiB: processMemory(pid).rss / MiB,
+        serveRssMiB: processMemory(servePid).rss / MiB,
+        fds: openFds(pid),
+      });
     }, SAMPLE_SECONDS * 1000);
     const loadAverages: string[] = [];
     const loadSampler = setInterval(
@@ -225,6 +272,7 @@ export async function benchSoak() {
 
     const afterWarmUp = samples.filter((s) => s.at >= WARM_UP_MS);
     const rssSlopeMiBPerHour = slope(afterWarmUp.map((s) => ({ x: s.at / 3_600_000, y: s.rssMiB })));
+    const serveSlopeMiBPerHour = slope(afterWarmUp.map((s) => ({ x: s.at / 3_600_000, y: s.serveRssMiB })));
     const relative = latencies.map((l) => ({ at: l.at - started, ms: l.ms }));
     const firstWindow = relative.filter((l) => l.at >= WARM_UP_MS && l.at < WARM_UP_MS + WINDOW_MS).map((l) => l.ms);
     const lastWindow = relative.filter((l) => l.at >= durationMs - WINDOW_MS).map((l) => l.ms);
@@ -237,6 +285,12 @@ export async function benchSoak() {
         measured: round(rssSlopeMiBPerHour),
         wanted: '≤ 8',
         met: rssSlopeMiBPerHour <= 8,
+      },
+      {
+        target: 'serve RSS slope after warm-up, MiB/hour',
+        measured: round(serveSlopeMiBPerHour),
+        wanted: '≤ 8',
+        met: serveSlopeMiBPerHour <= 8,
       },
       {
         // A descriptor or two may differ by when a pooled connection is let go; more is a leak.
@@ -261,6 +315,7 @@ export async function benchSoak() {
       scrapes,
       dropped,
       failed,
+      fill: { setUps: FILL_SET_UPS, ...filled },
       warmUpMinutes: WARM_UP_MS / 60_000,
       windowMinutes: WINDOW_MS / 60_000,
       rssMiB: {
@@ -269,6 +324,12 @@ export async function benchSoak() {
         last: round(samples.at(-1)?.rssMiB ?? Number.NaN, 1),
         afterCoolDown: round(rssAfterCoolDownMiB, 1),
         slopePerHour: round(rssSlopeMiBPerHour),
+      },
+      serveRssMiB: {
+        first: round(samples[0]?.serveRssMiB ?? Number.NaN, 1),
+        afterWarmUp: round(afterWarmUp[0]?.serveRssMiB ?? Number.NaN, 1),
+        last: round(samples.at(-1)?.serveRssMiB ?? Number.NaN, 1),
+        slopePerHour: round(serveSlopeMiBPerHour),
       },
       fds: { baseline: baselineFds, peak: Math.max(...samples.map((s) => s.fds)), afterCoolDown: fdsAfterCoolDown },
       p99ms: { first: round(p99First), last: round(p99Last) },
@@ -284,7 +345,7 @@ export async function benchSoak() {
 }
 
 // Alone: `npx tsx bench/soak.ts` (SOAK_MINUTES, SOAK_RATE, SOAK_SET_UP_EVERY, SOAK_SAMPLE_SECONDS,
-// SOAK_WARM_UP_MINUTES, SOAK_WINDOW_MINUTES, SOAK_COOL_DOWN_SECONDS, SOAK_ROTATE_ARGS, SOAK_SCRAPE_SECONDS, BENCH_PIN).
+// SOAK_WARM_UP_MINUTES, SOAK_WINDOW_MINUTES, SOAK_COOL_DOWN_SECONDS, SOAK_ROTATE_ARGS, SOAK_SCRAPE_SECONDS, SOAK_FILL_SET_UPS, BENCH_PIN).
 if (import.meta.url === `file://${process.argv[1]}`) {
   const soaked = await benchSoak();
   const { targets, ...rest } = soaked;
