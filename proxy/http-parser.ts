@@ -1,5 +1,6 @@
 import { maxHeaderSize } from 'node:http';
 import { createRequire } from 'node:module';
+import { endMatched, headEnd, nextTab, spaceTrailingTabs } from './head-ows.js';
 import { answerFraming, CHUNKED, type Framing, requestFraming } from './message-framing.js';
 
 // Node's own HTTP/1.1 parser (llhttp, in C), the one node:http runs on, driven directly: the proxy
@@ -102,6 +103,14 @@ const READ_BODY = 0;
 const NO_BODY = 1;
 const STOP_AFTER_HEAD = 2;
 
+/**
+ * Longest run of white space ending in a tab held back at the end of a read until the next says
+ * whether a CRLF follows it: longer, and the head is refused as too large rather than read as
+ * llhttp would read the tab (see head-ows.ts).
+ */
+const MOST_HELD = 1024;
+const HEAD_END = Buffer.from('\r\n\r\n', 'latin1');
+
 /** Reads a stream of HTTP/1.1 requests or responses, message after message. */
 export class MessageParser {
   private readonly parser: LlhttpParser;
@@ -126,6 +135,18 @@ export class MessageParser {
   private firstSmall: Buffer | undefined;
   /** Small body pieces of the current read are in `joined` (see SMALL_PIECE). */
   private small = false;
+  /**
+   * llhttp is reading a head (or is between messages), not a body: the bytes it is given next
+   * are head bytes up to the head's end, whose trailing tabs become spaces (head-ows.ts).
+   */
+  private inHead = true;
+  /** How the body llhttp is reading is framed, and how many bytes of it are still to come (by length). */
+  private bodyFraming: Framing = { kind: 'none' };
+  private bodyToCome = 0;
+  /** How much of "\r\n\r\n" the bytes given to llhttp so far end with. */
+  private endMatch = 0;
+  /** The end of the last read: white space with a tab whose line goes on in the next read. */
+  private heldRun: Buffer | undefined;
 
   constructor(
     kind: 'request' | 'response',
@@ -172,6 +193,9 @@ export class MessageParser {
         return STOP_AFTER_HEAD;
       }
       if (upgrade) this.upgraded = true;
+      this.inHead = false;
+      this.bodyFraming = framing;
+      this.bodyToCome = framing.kind === 'length' ? framing.length : 0;
       const head: MessageHead = {
         method: method === undefined ? '' : (methods[method] ?? ''),
         url: fullUrl,
@@ -216,6 +240,7 @@ export class MessageParser {
       events.body(chunk);
     };
     parser[HTTPParser.kOnMessageComplete] = () => {
+      this.inHead = true;
       if (this.small) this.passSmallPieces();
       // Fields that arrive after the head are the trailer of a chunked body (the parser hands
       // them over, with the URL, as it hands over the parts of a long head). They belong to this
@@ -247,9 +272,14 @@ export class MessageParser {
   /** Feeds bytes; returns the parse error's code (HPE_…) when they are no valid HTTP/1.1. */
   execute(chunk: Buffer): string | undefined {
     if (this.refused) return this.refused;
+    let bytes = chunk;
+    if (this.heldRun) {
+      bytes = Buffer.concat([this.heldRun, chunk]);
+      this.heldRun = undefined;
+    }
     let error: string | undefined;
     try {
-      error = this.read(chunk);
+      error = this.read(bytes);
     } catch (thrown) {
       // What a failed read joined belongs to no one: the next parser starts with an empty `joined`.
       joinedUsed = 0;
@@ -273,22 +303,83 @@ export class MessageParser {
         if (this.bodyLeft > 0) return undefined;
         // The body is whole: llhttp, stopped after its head, starts afresh on the next message.
         this.parser.initialize(this.type, {}, maxHeaderSize, 0);
+        this.inHead = true;
+        this.endMatch = 0;
         this.events.end();
         if (at === chunk.length) return undefined;
       }
-      const result = this.parser.execute(at === 0 ? chunk : chunk.subarray(at));
-      if (typeof result !== 'number') return result.code ?? 'HPE_INVALID';
-      if (this.upgraded) {
-        // The bytes after a CONNECT's head belong to the tunnel, not to HTTP.
-        this.afterUpgrade ??= chunk.subarray(at + result);
-        return undefined;
+      let to: number;
+      let piece: Buffer;
+      if (this.inHead) {
+        to = this.headEnd(chunk, at);
+        piece = at === 0 && to === chunk.length ? chunk : chunk.subarray(at, to);
+        const spaced = spaceTrailingTabs(piece);
+        if (spaced) {
+          piece = spaced.bytes;
+          if (spaced.undecided !== -1) {
+            // The line goes on in the next read: the run waits for it, and llhttp reads up to it.
+            if (chunk.length - (at + spaced.undecided) > MOST_HELD) return 'HPE_HEADER_OVERFLOW';
+            this.heldRun = Buffer.from(chunk.subarray(at + spaced.undecided));
+            to = at + spaced.undecided;
+            piece = piece.subarray(0, spaced.undecided);
+          }
+        }
+      } else {
+        to = this.bodyPart(chunk, at);
+        piece = at === 0 && to === chunk.length ? chunk : chunk.subarray(at, to);
       }
-      if (!this.stopped) return undefined;
-      if (this.refused) return this.refused;
-      // llhttp stopped right after a head (it says where): the body is in the bytes after it.
-      this.stopped = false;
-      at += result;
+      if (to > at) {
+        const result = this.parser.execute(piece);
+        if (typeof result !== 'number') return result.code ?? 'HPE_INVALID';
+        this.endMatch = endMatched(chunk, at, to, this.endMatch);
+        if (this.upgraded) {
+          // The bytes after a CONNECT's head belong to the tunnel, not to HTTP.
+          this.afterUpgrade ??= chunk.subarray(at + result);
+          return undefined;
+        }
+        if (this.stopped) {
+          if (this.refused) return this.refused;
+          // llhttp stopped right after a head (it says where): the body is in the bytes after it.
+          this.stopped = false;
+          at += result;
+          continue;
+        }
+      }
+      at = to;
+      if (at === chunk.length || this.heldRun) return undefined;
     }
+  }
+
+  /** Where the head bytes from `at` end in this read: at the head's end, or the read's. */
+  private headEnd(chunk: Buffer, at: number): number {
+    const end = headEnd(chunk, at, this.endMatch);
+    return end === -1 ? chunk.length : end;
+  }
+
+  /**
+   * Where to stop giving llhttp body bytes from `at`, so that it never reads the head of a
+   * message after this body before headPart has: at the body's end when it is framed by length;
+   * for a chunked body, at a "\r\n\r\n" (a chunked body can end nowhere else) followed by a tab
+   * before the next one (without a tab, nothing after it needs headPart); else the read's end.
+   */
+  private bodyPart(chunk: Buffer, at: number): number {
+    if (this.bodyFraming.kind === 'length') {
+      const to = Math.min(chunk.length, at + this.bodyToCome);
+      this.bodyToCome -= to - at;
+      return to > at ? to : chunk.length;
+    }
+    if (this.bodyFraming.kind !== 'chunked') return chunk.length;
+    let candidate = headEnd(chunk, at, this.endMatch);
+    let tab = -1;
+    while (candidate !== -1) {
+      if (tab < candidate) tab = nextTab(chunk, candidate);
+      if (tab === -1) return chunk.length;
+      // The next end can overlap this one ("\r\n\r\n\r\n"): searched from two bytes before it.
+      const following = chunk.indexOf(HEAD_END, Math.max(0, candidate - 2));
+      if (following === -1 || tab < following + 4) return candidate;
+      candidate = following + 4;
+    }
+    return chunk.length;
   }
 
   /** After a CONNECT's head: the bytes that came after it (none yet: an empty buffer). */
@@ -301,6 +392,7 @@ export class MessageParser {
   /** The stream ended: completes a body that runs to the end of the connection, else says what is cut. */
   finish(): string | undefined {
     if (this.refused) return this.refused;
+    if (this.heldRun) return 'HPE_INVALID_EOF_STATE';
     if (this.bodyLeft > 0) return 'HPE_INVALID_EOF_STATE';
     const result = this.parser.finish();
     return result === undefined ? undefined : (result.code ?? 'HPE_INVALID');
