@@ -39,8 +39,10 @@ export function headEnd(bytes: Buffer, from: number, matched: number): number {
 /** How much of "\r\n\r\n" the bytes up to `to` end with, given `matched` before `from` (0 to 3). */
 export function endMatched(bytes: Buffer, from: number, to: number, matched: number): number {
   let state = to - from >= 3 ? 0 : matched;
-  for (let index = Math.max(from, to - 3); index < to; index += 1) state = endStep(state, bytes[index]);
-  return state === 4 ? 0 : state;
+  // After a whole "\r\n\r\n", its last "\r\n" can begin the next one.
+  for (let index = Math.max(from, to - 3); index < to; index += 1)
+    state = endStep(state === 4 ? 2 : state, bytes[index]);
+  return state === 4 ? 2 : state;
 }
 
 /** A head's bytes with the tabs before its lines' CRLFs made spaces, and where an undecided run begins. */

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { endMatched, headEnd } from '../../proxy/head-ows.js';
 import { MessageParser } from '../../proxy/http-parser.js';
 
 // An HTAB in the white space after a field value is optional white space like SP (RFC 9110 §5.5,
@@ -207,5 +208,23 @@ describe('white space around framing values, at random (fast-check)', () => {
       ),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('where a head ends, across reads', () => {
+  const bytes = (text: string) => Buffer.from(text, 'latin1');
+
+  it('finds an end begun in the read before, and carries what a read ends with', () => {
+    expect(headEnd(bytes('\nX'), 0, 3)).toBe(1);
+    expect(headEnd(bytes('\r\nX'), 0, 2)).toBe(2);
+    expect(headEnd(bytes('\n\r\nX'), 0, 1)).toBe(3);
+    expect(headEnd(bytes('X\r\n\r\n'), 0, 3)).toBe(5);
+    expect(headEnd(bytes('X\r\n'), 0, 0)).toBe(-1);
+    expect(endMatched(bytes('a\r\n\r'), 0, 4, 0)).toBe(3);
+    expect(endMatched(bytes('\r'), 0, 1, 2)).toBe(3);
+    expect(endMatched(bytes('\n'), 0, 1, 3)).toBe(2);
+    expect(endMatched(bytes('\r\n'), 0, 2, 2)).toBe(2);
+    expect(endMatched(bytes('\r\n\r\n'), 0, 4, 0)).toBe(2);
+    expect(endMatched(bytes('ab'), 0, 2, 3)).toBe(0);
   });
 });
