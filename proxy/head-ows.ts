@@ -77,8 +77,3 @@ export function spaceTrailingTabs(head: Buffer): SpacedHead | undefined {
   }
   return { bytes, undecided: -1 };
 }
-
-/** The first HTAB at or after `from`, or -1. */
-export function nextTab(bytes: Buffer, from: number): number {
-  return bytes.indexOf(TAB, from);
-}

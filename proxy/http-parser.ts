@@ -1,6 +1,7 @@
 import { maxHeaderSize } from 'node:http';
 import { createRequire } from 'node:module';
-import { endMatched, headEnd, nextTab, spaceTrailingTabs } from './head-ows.js';
+import { ChunkedEnd } from './chunked-end.js';
+import { endMatched, headEnd, spaceTrailingTabs } from './head-ows.js';
 import { answerFraming, CHUNKED, type Framing, requestFraming } from './message-framing.js';
 
 // Node's own HTTP/1.1 parser (llhttp, in C), the one node:http runs on, driven directly: the proxy
@@ -109,7 +110,6 @@ const STOP_AFTER_HEAD = 2;
  * llhttp would read the tab (see head-ows.ts).
  */
 const MOST_HELD = 1024;
-const HEAD_END = Buffer.from('\r\n\r\n', 'latin1');
 
 /** Reads a stream of HTTP/1.1 requests or responses, message after message. */
 export class MessageParser {
@@ -147,6 +147,12 @@ export class MessageParser {
   private endMatch = 0;
   /** The end of the last read: white space with a tab whose line goes on in the next read. */
   private heldRun: Buffer | undefined;
+  /** Where a chunked body read by llhttp ends (see bodyPart). */
+  private readonly chunkedEnd = new ChunkedEnd();
+  /** llhttp was last given a chunked body up to where its chunks end. */
+  private chunkedPaused = false;
+  /** llhttp read on past that end: the rest of this body is given to it as it comes. */
+  private chunkedLost = false;
 
   constructor(
     kind: 'request' | 'response',
@@ -196,6 +202,10 @@ export class MessageParser {
       this.inHead = false;
       this.bodyFraming = framing;
       this.bodyToCome = framing.kind === 'length' ? framing.length : 0;
+      if (framing.kind === 'chunked') {
+        this.chunkedEnd.reset();
+        this.chunkedLost = false;
+      }
       const head: MessageHead = {
         method: method === undefined ? '' : (methods[method] ?? ''),
         url: fullUrl,
@@ -332,6 +342,10 @@ export class MessageParser {
         const result = this.parser.execute(piece);
         if (typeof result !== 'number') return result.code ?? 'HPE_INVALID';
         this.endMatch = endMatched(chunk, at, to, this.endMatch);
+        if (this.chunkedPaused) {
+          this.chunkedPaused = false;
+          if (!this.inHead) this.chunkedLost = true;
+        }
         if (this.upgraded) {
           // The bytes after a CONNECT's head belong to the tunnel, not to HTTP.
           this.afterUpgrade ??= chunk.subarray(at + result);
@@ -357,10 +371,9 @@ export class MessageParser {
   }
 
   /**
-   * Where to stop giving llhttp body bytes from `at`, so that it never reads the head of a
-   * message after this body before headPart has: at the body's end when it is framed by length;
-   * for a chunked body, at a "\r\n\r\n" (a chunked body can end nowhere else) followed by a tab
-   * before the next one (without a tab, nothing after it needs headPart); else the read's end.
+   * Where to stop giving llhttp body bytes from `at`: at the body's end (by its length, or
+   * where its chunks end), so that llhttp never reads the head of a message after it before
+   * the head's tabs are spaced; a body that runs to the end of the connection, at the read's end.
    */
   private bodyPart(chunk: Buffer, at: number): number {
     if (this.bodyFraming.kind === 'length') {
@@ -368,18 +381,11 @@ export class MessageParser {
       this.bodyToCome -= to - at;
       return to > at ? to : chunk.length;
     }
-    if (this.bodyFraming.kind !== 'chunked') return chunk.length;
-    let candidate = headEnd(chunk, at, this.endMatch);
-    let tab = -1;
-    while (candidate !== -1) {
-      if (tab < candidate) tab = nextTab(chunk, candidate);
-      if (tab === -1) return chunk.length;
-      // The next end can overlap this one ("\r\n\r\n\r\n"): searched from two bytes before it.
-      const following = chunk.indexOf(HEAD_END, Math.max(0, candidate - 2));
-      if (following === -1 || tab < following + 4) return candidate;
-      candidate = following + 4;
-    }
-    return chunk.length;
+    if (this.bodyFraming.kind !== 'chunked' || this.chunkedLost) return chunk.length;
+    const end = this.chunkedEnd.end(chunk, at);
+    if (end === -1) return chunk.length;
+    this.chunkedPaused = true;
+    return end;
   }
 
   /** After a CONNECT's head: the bytes that came after it (none yet: an empty buffer). */

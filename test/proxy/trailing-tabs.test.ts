@@ -105,9 +105,19 @@ describe('a tab after a framing value', () => {
       GET +
       request('Transfer-Encoding: chunked\t', '1\r\n\t\r\n0\r\n\r\n\r\n') +
       request('Content-Length: 3\t', '\t\r\n') +
+      request('Transfer-Encoding: chunked', '09;name="v\t"\r\n\r\n\r\n\t\r\n\r\n\r\n0002\r\nxy\r\n000\r\n\r\n') +
+      request('Transfer-Encoding: chunked\t', 'A\r\n\r\n\r\n\r\n\r\n\t\r\r\n0\r\n\r\n') +
       GET;
     expect(readEveryWay('request', text)).toEqual({
-      messages: ['chunked:a\t\r', 'none:', 'chunked:\t', 'length:\t\r\n', 'none:'],
+      messages: [
+        'chunked:a\t\r',
+        'none:',
+        'chunked:\t',
+        'length:\t\r\n',
+        'chunked:\r\n\r\n\t\r\n\r\nxy',
+        'chunked:\r\n\r\n\r\n\r\n\t\r',
+        'none:',
+      ],
     });
   });
 
