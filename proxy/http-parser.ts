@@ -1,52 +1,11 @@
 import { maxHeaderSize } from 'node:http';
-import { createRequire } from 'node:module';
+import { ChunkedEnd } from './chunked-end.js';
+import { endMatched, headEnd, spaceTrailingTabs } from './head-ows.js';
+import { HTTPParser, type LlhttpParser, methods } from './llhttp-binding.js';
 import { answerFraming, CHUNKED, type Framing, requestFraming } from './message-framing.js';
 
-// Node's own HTTP/1.1 parser (llhttp, in C), the one node:http runs on, driven directly: the proxy
-// reads heads and bodies off raw sockets without node:http's request and response objects, which
-// cost more CPU per exchange than judging it does. `_http_common` is the legacy module through
-// which node exposes this parser (http-parser-js replaces it there); the proxy checks at start
-// that it is present, so a Node.js without it fails with one clear line instead of mid-traffic.
-
-interface ParseError extends Error {
-  code?: string;
-}
-
-interface LlhttpParser {
-  initialize(type: number, resource: object, maxHeaderSize: number, lenient: number): void;
-  execute(data: Buffer): number | ParseError;
-  finish(): undefined | ParseError;
-  close(): void;
-  [callback: number]: unknown;
-}
-
-interface HttpCommon {
-  HTTPParser: {
-    new (): LlhttpParser;
-    REQUEST: number;
-    RESPONSE: number;
-    kOnMessageBegin: number;
-    kOnHeaders: number;
-    kOnHeadersComplete: number;
-    kOnBody: number;
-    kOnMessageComplete: number;
-  };
-  methods: string[];
-}
-
-function loadHttpCommon(): HttpCommon {
-  let common: Partial<HttpCommon> = {};
-  try {
-    common = createRequire(import.meta.url)('_http_common') as Partial<HttpCommon>;
-  } catch {
-    // Checked below: the same message whether the module or the parser in it is missing.
-  }
-  if (typeof common.HTTPParser !== 'function' || !Array.isArray(common.methods))
-    throw new Error(`this Node.js (${process.version}) does not expose its HTTP parser; the proxy needs it`);
-  return common as HttpCommon;
-}
-
-const { HTTPParser, methods } = loadHttpCommon();
+// Node's own HTTP/1.1 parser (llhttp, llhttp-binding.ts) driven directly: heads and bodies read
+// off raw sockets without node:http's request and response objects.
 
 export type { Framing } from './message-framing.js';
 
@@ -102,6 +61,13 @@ const READ_BODY = 0;
 const NO_BODY = 1;
 const STOP_AFTER_HEAD = 2;
 
+/**
+ * Longest run of white space ending in a tab held back at the end of a read until the next says
+ * whether a CRLF follows it: longer, and the head is refused as too large rather than read as
+ * llhttp would read the tab (see head-ows.ts).
+ */
+const MOST_HELD = 1024;
+
 /** Reads a stream of HTTP/1.1 requests or responses, message after message. */
 export class MessageParser {
   private readonly parser: LlhttpParser;
@@ -126,6 +92,24 @@ export class MessageParser {
   private firstSmall: Buffer | undefined;
   /** Small body pieces of the current read are in `joined` (see SMALL_PIECE). */
   private small = false;
+  /**
+   * llhttp is reading a head (or is between messages), not a body: the bytes it is given next
+   * are head bytes up to the head's end, whose trailing tabs become spaces (head-ows.ts).
+   */
+  private inHead = true;
+  /** How the body llhttp is reading is framed, and how many bytes of it are still to come (by length). */
+  private bodyFraming: Framing = { kind: 'none' };
+  private bodyToCome = 0;
+  /** How much of "\r\n\r\n" the bytes given to llhttp so far end with. */
+  private endMatch = 0;
+  /** The end of the last read: white space with a tab whose line goes on in the next read. */
+  private heldRun: Buffer | undefined;
+  /** Where a chunked body read by llhttp ends (see bodyPart). */
+  private readonly chunkedEnd = new ChunkedEnd();
+  /** llhttp was last given a chunked body up to where its chunks end. */
+  private chunkedPaused = false;
+  /** llhttp read on past that end: the rest of this body is given to it as it comes. */
+  private chunkedLost = false;
 
   constructor(
     kind: 'request' | 'response',
@@ -172,6 +156,13 @@ export class MessageParser {
         return STOP_AFTER_HEAD;
       }
       if (upgrade) this.upgraded = true;
+      this.inHead = false;
+      this.bodyFraming = framing;
+      this.bodyToCome = framing.kind === 'length' ? framing.length : 0;
+      if (framing.kind === 'chunked') {
+        this.chunkedEnd.reset();
+        this.chunkedLost = false;
+      }
       const head: MessageHead = {
         method: method === undefined ? '' : (methods[method] ?? ''),
         url: fullUrl,
@@ -216,6 +207,7 @@ export class MessageParser {
       events.body(chunk);
     };
     parser[HTTPParser.kOnMessageComplete] = () => {
+      this.inHead = true;
       if (this.small) this.passSmallPieces();
       // Fields that arrive after the head are the trailer of a chunked body (the parser hands
       // them over, with the URL, as it hands over the parts of a long head). They belong to this
@@ -247,9 +239,14 @@ export class MessageParser {
   /** Feeds bytes; returns the parse error's code (HPE_…) when they are no valid HTTP/1.1. */
   execute(chunk: Buffer): string | undefined {
     if (this.refused) return this.refused;
+    let bytes = chunk;
+    if (this.heldRun) {
+      bytes = Buffer.concat([this.heldRun, chunk]);
+      this.heldRun = undefined;
+    }
     let error: string | undefined;
     try {
-      error = this.read(chunk);
+      error = this.read(bytes);
     } catch (thrown) {
       // What a failed read joined belongs to no one: the next parser starts with an empty `joined`.
       joinedUsed = 0;
@@ -273,22 +270,79 @@ export class MessageParser {
         if (this.bodyLeft > 0) return undefined;
         // The body is whole: llhttp, stopped after its head, starts afresh on the next message.
         this.parser.initialize(this.type, {}, maxHeaderSize, 0);
+        this.inHead = true;
+        this.endMatch = 0;
         this.events.end();
         if (at === chunk.length) return undefined;
       }
-      const result = this.parser.execute(at === 0 ? chunk : chunk.subarray(at));
-      if (typeof result !== 'number') return result.code ?? 'HPE_INVALID';
-      if (this.upgraded) {
-        // The bytes after a CONNECT's head belong to the tunnel, not to HTTP.
-        this.afterUpgrade ??= chunk.subarray(at + result);
-        return undefined;
+      let to: number;
+      let piece: Buffer;
+      if (this.inHead) {
+        to = this.headEnd(chunk, at);
+        piece = at === 0 && to === chunk.length ? chunk : chunk.subarray(at, to);
+        const spaced = spaceTrailingTabs(piece);
+        if (spaced) {
+          piece = spaced.bytes;
+          if (spaced.undecided !== -1) {
+            // The line goes on in the next read: the run waits for it, and llhttp reads up to it.
+            if (chunk.length - (at + spaced.undecided) > MOST_HELD) return 'HPE_HEADER_OVERFLOW';
+            this.heldRun = Buffer.from(chunk.subarray(at + spaced.undecided));
+            to = at + spaced.undecided;
+            piece = piece.subarray(0, spaced.undecided);
+          }
+        }
+      } else {
+        to = this.bodyPart(chunk, at);
+        piece = at === 0 && to === chunk.length ? chunk : chunk.subarray(at, to);
       }
-      if (!this.stopped) return undefined;
-      if (this.refused) return this.refused;
-      // llhttp stopped right after a head (it says where): the body is in the bytes after it.
-      this.stopped = false;
-      at += result;
+      if (to > at) {
+        const result = this.parser.execute(piece);
+        if (typeof result !== 'number') return result.code ?? 'HPE_INVALID';
+        this.endMatch = endMatched(chunk, at, to, this.endMatch);
+        if (this.chunkedPaused) {
+          this.chunkedPaused = false;
+          if (!this.inHead) this.chunkedLost = true;
+        }
+        if (this.upgraded) {
+          // The bytes after a CONNECT's head belong to the tunnel, not to HTTP.
+          this.afterUpgrade ??= chunk.subarray(at + result);
+          return undefined;
+        }
+        if (this.stopped) {
+          if (this.refused) return this.refused;
+          // llhttp stopped right after a head (it says where): the body is in the bytes after it.
+          this.stopped = false;
+          at += result;
+          continue;
+        }
+      }
+      at = to;
+      if (at === chunk.length || this.heldRun) return undefined;
     }
+  }
+
+  /** Where the head bytes from `at` end in this read: at the head's end, or the read's. */
+  private headEnd(chunk: Buffer, at: number): number {
+    const end = headEnd(chunk, at, this.endMatch);
+    return end === -1 ? chunk.length : end;
+  }
+
+  /**
+   * Where to stop giving llhttp body bytes from `at`: at the body's end (by its length, or
+   * where its chunks end), so that llhttp never reads the head of a message after it before
+   * the head's tabs are spaced; a body that runs to the end of the connection, at the read's end.
+   */
+  private bodyPart(chunk: Buffer, at: number): number {
+    if (this.bodyFraming.kind === 'length') {
+      const to = Math.min(chunk.length, at + this.bodyToCome);
+      this.bodyToCome -= to - at;
+      return to > at ? to : chunk.length;
+    }
+    if (this.bodyFraming.kind !== 'chunked' || this.chunkedLost) return chunk.length;
+    const end = this.chunkedEnd.end(chunk, at);
+    if (end === -1) return chunk.length;
+    this.chunkedPaused = true;
+    return end;
   }
 
   /** After a CONNECT's head: the bytes that came after it (none yet: an empty buffer). */
@@ -301,6 +355,7 @@ export class MessageParser {
   /** The stream ended: completes a body that runs to the end of the connection, else says what is cut. */
   finish(): string | undefined {
     if (this.refused) return this.refused;
+    if (this.heldRun) return 'HPE_INVALID_EOF_STATE';
     if (this.bodyLeft > 0) return 'HPE_INVALID_EOF_STATE';
     const result = this.parser.finish();
     return result === undefined ? undefined : (result.code ?? 'HPE_INVALID');
