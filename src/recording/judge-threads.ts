@@ -6,9 +6,19 @@ import { Worker } from 'node:worker_threads';
 // those already started and starts only what is missing. This module loads nothing but Node.js's
 // own, so that starting threads early costs no wait.
 
+/**
+ * Room for a thread's newly made objects, in MiB: what Node.js 20 gives a worker. Node.js 24 gives
+ * one 192 MiB, which a judge fills between collections (it makes short-lived objects fast), so a
+ * run of 400 000 exchanges over two threads peaked near 600 MiB there against 340 MiB on Node.js 20,
+ * with no less CPU time for it.
+ */
+const YOUNG_GENERATION_MIB = 48;
+
 /** A thread running judge-worker.js, which loads the judging code at once. */
 export function startJudgeThread(): Worker {
-  return new Worker(new URL('./judge-worker.js', import.meta.url));
+  return new Worker(new URL('./judge-worker.js', import.meta.url), {
+    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB },
+  });
 }
 
 /** Threads started before the command was parsed, not yet taken by the judging. */

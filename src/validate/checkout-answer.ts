@@ -5,6 +5,7 @@ import { isCountryCode } from './checkout-request.js';
 import type { Document } from './document.js';
 import { isMasked, isMaskedWhole, portInRange, SECRET_MASK } from './exchange.js';
 import { Judging } from './judging.js';
+import { KeptWith } from './kept-with.js';
 import { ADDRESS_FIELDS, displayPath, extraMembers, memberOf, modelOf, schemaProblems, stringAt } from './model.js';
 import type { CheckoutSetUp } from './state.js';
 import { rootProblems, type XmlElement, XSI_NAMESPACE } from './xml.js';
@@ -22,9 +23,10 @@ export const KNOWN_PAYMENT_STATUSES = ['Open', 'Successful', 'Cancelled', 'Faile
  * (the side it was sent on, or the request it answered).
  */
 function keptPerDocument<K extends string, V>(
+  name: string,
   read: (document: Document, kind: K) => V,
 ): (document: Document, kind: K) => V {
-  const kept = new WeakMap<Document, Partial<Record<K, V>>>();
+  const kept = new KeptWith<Document, Partial<Record<K, V>>>(name);
   return (document, kind) => {
     let readings = kept.get(document);
     if (!readings) {
@@ -41,7 +43,7 @@ function keptPerDocument<K extends string, V>(
 }
 
 /** Casing findings of documents read before, by side: a client sends the same set-up again and again. */
-const casingOf = keptPerDocument((document: Document, side: 'request' | 'response') => {
+const casingOf = keptPerDocument('casing', (document: Document, side: 'request' | 'response') => {
   const reading = new Judging('other');
   findCasing(document, side, reading);
   return reading.items;
@@ -190,7 +192,7 @@ export interface AnswerReading {
 }
 
 /** Readings of documents, for a POST and for a GET: a document is only judged again when it is another. */
-const readingOf = keptPerDocument((document: Document, request: 'POST' | 'GET') =>
+const readingOf = keptPerDocument('answer reading', (document: Document, request: 'POST' | 'GET') =>
   readAnswer(document, request === 'POST'),
 );
 

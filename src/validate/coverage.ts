@@ -5,6 +5,7 @@ import type { CoverageData, MemberCounts, OperationCoverage } from '../findings/
 import type { Document } from './document.js';
 import { type Exchange, header, mediaType } from './exchange.js';
 import type { ReadBodies } from './format.js';
+import { KeptWith } from './kept-with.js';
 import { displayPath, modelOf } from './model.js';
 import { isXsiNil } from './xml.js';
 
@@ -83,7 +84,9 @@ function xmlOnlyState(document: Extract<Document, { format: 'xml' }>, name: stri
  * Each documented member's state in a document, in the order of its plan: read once per document
  * and resource (documents are never changed once read, and a client sends the same set-up again).
  */
-const statesRead = new WeakMap<Document, Partial<Record<SchemaName, readonly (keyof MemberCounts)[]>>>();
+const statesRead = new KeptWith<Document, Partial<Record<SchemaName, readonly (keyof MemberCounts)[]>>>(
+  'member states',
+);
 
 function memberStates(document: Document, schema: SchemaName): readonly (keyof MemberCounts)[] {
   let bySchema = statesRead.get(document);

@@ -11,6 +11,7 @@ import {
 } from '../contract/schemas.js';
 import type { Document } from './document.js';
 import { isMaskedWhole } from './exchange.js';
+import { KeptWith } from './kept-with.js';
 import { describeSchemaError } from './schema-messages.js';
 import { isXsiNil, type XmlElement } from './xml.js';
 
@@ -78,7 +79,7 @@ export function modelOf(document: Document, schemaName: SchemaName): unknown {
   return model;
 }
 
-const xmlModels = new WeakMap<Document, { schema: SchemaName; model: unknown }>();
+const xmlModels = new KeptWith<Document, { schema: SchemaName; model: unknown }>('XML model');
 
 function xmlModelOf(document: Extract<Document, { format: 'xml' }>, schemaName: SchemaName): unknown {
   let xmlOnly = xmlOnlyElements.get(schemaName);
