@@ -69,6 +69,17 @@ describe('an intercepted tunnel', () => {
     expect(log.join('\n')).toContain(`use http://${host}/ as the base URL`);
   });
 
+  it("takes a request in absolute form for the service's host inside it, as the forward door does", async () => {
+    const { secure } = await tunnel();
+    const { host } = new URL(service.baseUrl);
+    const answer = await exchange(
+      secure,
+      `GET https://${host}/v2/orders/none HTTP/1.1\r\nhost: ${host}\r\nconnection: close\r\n\r\n`,
+    );
+    // Refused with 400 by a context that knows no forward door.
+    expect(answer).toMatch(/^HTTP\/1\.1 404/);
+  });
+
   it("lets a client's next tunnel resume its TLS session (no full handshake again)", async () => {
     const first = await tunnel();
     expect(first.secure.isSessionReused()).toBe(false);
