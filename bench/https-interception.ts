@@ -1,7 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
 import { processCpuMs } from './process-memory.js';
@@ -12,7 +12,10 @@ import { startListening, stop } from './start-cli.js';
 // its local CA, the exchange judged and recorded, TLS again to the service), and through mitmproxy's
 // mitmdump doing the same interception (where Debian's mitmproxy is installed). Then the time a
 // client waits for the first answer through a host's first tunnel (its certificate made) and
-// through later ones (the certificate cached).
+// through later ones (the certificate cached). Every way has the same client (undici in this
+// process), the same connections kept alive, the rounds taken in turn; the load generator, the
+// service and the proxy share the machine's cores, so each round says the load average and what
+// the client itself spent per request (the same for every way when the comparison is fair).
 
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -152,7 +155,10 @@ export async function benchHttpsInterception() {
       });
     } else process.stderr.write('  mitmdump is not installed (Debian: mitmproxy): measured without it\n');
 
-    const rounds = new Map<string, { rps: number; errors: number; cpuUsPerRequest?: number }[]>();
+    const rounds = new Map<
+      string,
+      { rps: number; errors: number; cpuUsPerRequest?: number; clientCpuUs: number; loadAverage: number }[]
+    >();
     for (const { dispatcher } of ways) {
       const warm = dispatcher();
       await load(checkoutUrl, warm, 1);
@@ -162,15 +168,20 @@ export async function benchHttpsInterception() {
       for (const { way, dispatcher, pid } of ways) {
         const agent = dispatcher();
         const cpuBefore = pid ? processCpuMs(pid) : 0;
+        const clientBefore = process.cpuUsage();
         const measured = await load(checkoutUrl, agent, SECONDS);
-        const cpuUsPerRequest = pid
-          ? Math.round(((processCpuMs(pid) - cpuBefore) * 1000) / Math.max(1, measured.rps * SECONDS))
-          : undefined;
+        const requests = Math.max(1, measured.rps * SECONDS);
+        const client = process.cpuUsage(clientBefore);
+        const clientCpuUs = Math.round((client.user + client.system) / requests);
+        const cpuUsPerRequest = pid ? Math.round(((processCpuMs(pid) - cpuBefore) * 1000) / requests) : undefined;
         await agent.close();
+        const loadAverage = Number(loadavg()[0]?.toFixed(1));
         const list = rounds.get(way) ?? [];
-        list.push({ ...measured, cpuUsPerRequest });
+        list.push({ ...measured, cpuUsPerRequest, clientCpuUs, loadAverage });
         rounds.set(way, list);
-        process.stderr.write(`  GET checkout https  ${way.padEnd(24)} round ${round + 1}: ${measured.rps} req/s\n`);
+        process.stderr.write(
+          `  GET checkout https  ${way.padEnd(24)} round ${round + 1}: ${measured.rps} req/s (client ${clientCpuUs} us/request, load average ${loadAverage})\n`,
+        );
       }
     }
     const rows = [...rounds].map(([way, measured]) => {
