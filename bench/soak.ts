@@ -331,6 +331,10 @@ export async function benchSoak() {
         last: round(samples.at(-1)?.serveRssMiB ?? Number.NaN, 1),
         slopePerHour: round(serveSlopeMiBPerHour),
       },
+      /** Resident memory a minute apart (MiB), proxy and serve: the shape behind the slopes. */
+      rssByMinute: samples
+        .filter((_, index) => index % Math.max(1, Math.round(60 / SAMPLE_SECONDS)) === 0)
+        .map((sample) => [round(sample.rssMiB, 0), round(sample.serveRssMiB, 0)]),
       fds: { baseline: baselineFds, peak: Math.max(...samples.map((s) => s.fds)), afterCoolDown: fdsAfterCoolDown },
       p99ms: { first: round(p99First), last: round(p99Last) },
       loadAverages,
