@@ -63,7 +63,8 @@ export class OperationsMetrics {
     'handshake refused': 0,
     enforce: 0,
   };
-  private readonly recordingBytes: Counter;
+  /** Bytes handed to the recording: a plain number on the exchange's path, read when scraped. */
+  private recordingBytes = 0;
   private readonly recordingFailures: Counter<'reason'>;
   private readonly webhookTries: Counter<'outcome'>;
   private readonly open: Required<OpenCounts> = {
@@ -111,10 +112,15 @@ export class OperationsMetrics {
         for (const reason of REFUSALS) this.inc({ reason }, refusals[reason]);
       },
     });
-    this.recordingBytes = new Counter({
+    const recordingBytes = () => this.recordingBytes;
+    new Counter({
       name: `${METRICS_PREFIX}recording_bytes_total`,
       help: 'Bytes of NDJSON lines handed to the recording',
       registers,
+      collect() {
+        this.reset();
+        this.inc(recordingBytes());
+      },
     });
     this.recordingFailures = new Counter({
       name: `${METRICS_PREFIX}recording_write_failures_total`,
@@ -218,7 +224,7 @@ export class OperationsMetrics {
   }
 
   recorded(bytes: number): void {
-    this.recordingBytes.inc(bytes);
+    this.recordingBytes += bytes;
   }
 
   /** The recording stopped being written (a full disk, a removed folder, a writer that cannot keep up). */
