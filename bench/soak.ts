@@ -1,8 +1,8 @@
 import { type ChildProcess, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { Agent, request, WebSocket } from 'undici';
 import { MiB, processMemory } from './process-memory.js';
 import { BIN, startListening, stop } from './start-cli.js';
