@@ -158,15 +158,15 @@ const REWRITES = {
     ],
   },
   'dist/src/validate/xml.js': { replace: [["createRequire(import.meta.url)('saxes')", "require('saxes')"]] },
-  'dist/proxy/http-parser.js': {
+  'dist/proxy/llhttp-binding.js': {
     replace: [["createRequire(import.meta.url)('_http_common')", "require('_http_common')"]],
   },
   // The worker's module is no file in the executable: its bundle is started from its text.
   'dist/src/recording/judge-threads.js': {
     replace: [
       [
-        "new Worker(new URL('./judge-worker.js', import.meta.url))",
-        "new Worker(require('node:sea').getAsset('judge-worker.cjs', 'utf8'), { eval: true })",
+        "new Worker(new URL('./judge-worker.js', import.meta.url), {",
+        "new Worker(require('node:sea').getAsset('judge-worker.cjs', 'utf8'), { eval: true,",
       ],
     ],
   },
