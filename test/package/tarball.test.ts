@@ -13,7 +13,12 @@ describe('the packed tarball', () => {
   it('holds the compiled CLI, suites, proxy and schemas only, and runs the suite green and reports from an empty folder', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'print-conformance-pack-'));
     try {
-      const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', folder], { cwd: ROOT });
+      // --ignore-scripts: packing runs `prepare` (the build) otherwise, rewriting dist/ file by file
+      // while the other test files' CLIs load it, which then fail to link a half-written module.
+      // The tests run after the build (pretest), so dist/ is what gets packed either way.
+      const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', folder], {
+        cwd: ROOT,
+      });
       const [pack] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
       const paths = pack.files.map((f) => f.path);
       expect(paths).toContain('bin/print-conformance.js');
