@@ -21,6 +21,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
  * disturbed, and a burst of it no longer falls on one way alone.
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Seconds each proxy is left without traffic before the rounds, its idle CPU measured (BENCH_IDLE_SECONDS). */
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
 /**
  * BENCH_RATE=3000: every way is sent this many requests a second (autocannon's overallRate)
  * rather than as many as it takes, so that CPU per request is compared at one load, where
@@ -212,6 +214,16 @@ export async function benchProxyCost() {
         const { access_token } = (await answer.body.json()) as { access_token: string };
         way.headers = { authorization: `Bearer ${access_token}` };
       }
+    // What each proxy costs with no traffic at all: timers of its own (an event-loop sampler, say)
+    // wake it however quiet it is, and at a steady rate that cost is shared by every request.
+    const idleCpuMsPerSecond: Record<string, number> = {};
+    const idle = ways.filter((way) => way.pid !== undefined && proxies.some((proxy) => proxy.way === way.way));
+    const idleFrom = new Map(idle.map((way) => [way.way, processCpuMs(way.pid as number)]));
+    await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+    for (const way of idle)
+      idleCpuMsPerSecond[way.way] = Number(
+        ((processCpuMs(way.pid as number) - (idleFrom.get(way.way) as number)) / IDLE_SECONDS).toFixed(1),
+      );
     const rows: Record<string, unknown>[] = [];
     const loadAverages: string[] = [];
     for (const scenario of SCENARIOS) {
@@ -293,6 +305,7 @@ export async function benchProxyCost() {
       rows,
       ratios,
       rssAtStartMiB,
+      idleCpuMsPerSecond,
       loadAverages,
     };
   } finally {
@@ -307,7 +320,7 @@ export async function benchProxyCost() {
   }
 }
 
-// Alone: `npx tsx bench/proxy-cost.ts` (BENCH_BASE, BENCH_WAYS (proxy-clients: --clients-by oauth; proxy-admin: --admin-port), BENCH_SCENARIOS, BENCH_SECONDS, BENCH_ROUNDS, BENCH_RATE, BENCH_PIN, BENCH_SCRAPE_MS).
+// Alone: `npx tsx bench/proxy-cost.ts` (BENCH_BASE, BENCH_WAYS (proxy-clients: --clients-by oauth; proxy-admin: --admin-port), BENCH_SCENARIOS, BENCH_SECONDS, BENCH_ROUNDS, BENCH_RATE, BENCH_PIN, BENCH_SCRAPE_MS, BENCH_IDLE_SECONDS).
 if (import.meta.url === `file://${process.argv[1]}`) {
   const measured = await benchProxyCost();
   console.table(measured.rows);
@@ -315,6 +328,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(
     'proxy RSS at start, MiB:',
     measured.rssAtStartMiB,
+    '\nidle CPU, ms a second:',
+    measured.idleCpuMsPerSecond,
     `\n${measured.pinned ? 'proxies pinned to a core of their own (BENCH_PIN)' : 'proxies not pinned'}; load averages per round:`,
     measured.loadAverages,
   );

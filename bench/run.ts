@@ -167,6 +167,7 @@ if (proxyCost) {
   console.table(proxyCost.rows);
   console.table(proxyCost.ratios);
   console.log('proxy RSS at start, MiB:', proxyCost.rssAtStartMiB);
+  console.log('proxy idle CPU, ms a second:', proxyCost.idleCpuMsPerSecond);
   console.log('load average before each round:', proxyCost.loadAverages.join(', '));
 }
 if (uploaded) {
