@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send } from '../../src/http/send.js';
 import { type ReferenceService, startReferenceService } from '../../src/reference/service.js';
+import { KEPT_ORDERS } from '../../src/reference/store.js';
 import { multipartBody, PDF_BYTES } from '../helpers/exchanges.js';
 
 // An upload the reference service refuses, or that its client gives up on, leaves nothing behind:
@@ -103,5 +104,30 @@ describe('uploads that do not complete', () => {
     await send({ method: 'POST', url, headers: { 'content-type': 'application/pdf' }, body: PDF_BYTES });
     expect(filesKept()).toHaveLength(1);
     expect(filesOpen()).toEqual([]);
+  });
+
+  it('answer 404 and keep nothing when the order was forgotten while its file came', async () => {
+    const url = new URL(await uploadUrl());
+    const socket = connect(Number(url.port), url.hostname);
+    await once(socket, 'connect');
+    let answer = '';
+    socket.on('data', (bytes) => {
+      answer += bytes.toString('latin1');
+    });
+    const rest = Buffer.alloc(16 * 1024, 0x20);
+    socket.write(
+      `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/pdf\r\nContent-Length: ${PDF_BYTES.length + 2 * rest.length}\r\nConnection: close\r\n\r\n`,
+    );
+    const kept = new Set(filesKept());
+    socket.write(Buffer.concat([PDF_BYTES, rest]));
+    await until(() => filesKept().some((name) => !kept.has(name)), 'the upload is being stored');
+    // The store keeps the newest orders: as many newer ones forget the one being uploaded to.
+    for (let order = 0; order < KEPT_ORDERS; order += 1) service.store.placeOrder([{ productId: 'p', quantity: 1 }]);
+    expect(service.store.uploads.has(url.pathname.split('/').at(-1) ?? '')).toBe(false);
+    // Not ended from this side: Node's server drops a request whose client half-closes.
+    socket.write(rest);
+    await once(socket, 'close');
+    expect(answer).toMatch(/^HTTP\/1\.1 404 /);
+    await until(() => filesKept().length === 0 && filesOpen().length === 0, 'the file of a forgotten order is removed');
   });
 });
