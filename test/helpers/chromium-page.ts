@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { WebSocket } from 'undici';
 
 // One headless Chromium page driven over the DevTools protocol, for tests that walk pages as a
@@ -44,6 +45,8 @@ type Listener = (params: Record<string, unknown>) => void;
 
 /** Bound on every wait: a page that never loads fails the test instead of hanging it. */
 const WAIT_LIMIT_MS = 30_000;
+/** How long a click that led nowhere is given before the element is clicked once more. */
+const RECLICK_AFTER_MS = 5_000;
 
 export class ChromiumPage {
   private nextId = 1;
@@ -159,16 +162,46 @@ export class ChromiumPage {
 
   /** Clicks the middle of an element (its first line) with the mouse, as a person does, and waits for the page it leads to. */
   async clickAndFollow(selector: string): Promise<void> {
-    const box = await this.evaluate<{ x: number; y: number } | null>(
-      // The first line's box: the middle of a link wrapped over two lines may be beside both.
-      `(() => { const r = document.querySelector(${JSON.stringify(selector)})?.getClientRects()[0];
-        return r ? { x: r.x + r.width / 2, y: r.y + r.height / 2 } : null; })()`,
-    );
-    if (!box) throw new Error(`no ${selector} on the page`);
     const loaded = this.nextEvent('Page.loadEventFired');
+    let navigating = false;
+    this.nextEvent('Page.frameStartedLoading').then(
+      () => {
+        navigating = true;
+      },
+      () => {},
+    );
+    await this.clickOn(selector);
+    // A page that is still laying itself out (a live list taking a new row) may move the element
+    // between finding it and the click, which then lands beside it and leads nowhere: when no
+    // navigation has even started after a while, the element is found and clicked once more.
+    const settled = await Promise.race([loaded.then(() => true), sleep(RECLICK_AFTER_MS).then(() => false)]);
+    if (settled) return;
+    if (!navigating && (await this.present(selector))) await this.clickOn(selector);
+    await loaded;
+  }
+
+  private present(selector: string): Promise<boolean> {
+    return this.evaluate<boolean>(`!!document.querySelector(${JSON.stringify(selector)})`);
+  }
+
+  /** A mouse click on the middle of the element's first line, once nothing else is at that point (or a second on). */
+  private async clickOn(selector: string): Promise<void> {
+    let box: { x: number; y: number; hit: boolean } | null = null;
+    for (let tries = 0; tries < 10; tries += 1) {
+      box = await this.evaluate<{ x: number; y: number; hit: boolean } | null>(
+        // The first line's box: the middle of a link wrapped over two lines may be beside both.
+        `(() => { const element = document.querySelector(${JSON.stringify(selector)});
+          const r = element?.getClientRects()[0];
+          if (!r) return null;
+          const x = r.x + r.width / 2, y = r.y + r.height / 2;
+          return { x, y, hit: document.elementFromPoint(x, y)?.closest(${JSON.stringify(selector)}) === element }; })()`,
+      );
+      if (!box || box.hit) break;
+      await sleep(100);
+    }
+    if (!box) throw new Error(`no ${selector} on the page`);
     for (const type of ['mousePressed', 'mouseReleased'])
       await this.command('Input.dispatchMouseEvent', { type, x: box.x, y: box.y, button: 'left', clickCount: 1 });
-    await loaded;
   }
 
   /** A PNG of what the page shows. */
