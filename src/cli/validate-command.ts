@@ -111,7 +111,7 @@ export function validateCommand(yargs: Argv) {
           .option('jobs', {
             type: 'number',
             describe:
-              'Worker threads that judge (default: 1 for small recordings, one per core up to 4 for large ones)',
+              'Threads that judge, the main one included (default: 1 for small recordings, one per core up to 4 for large ones)',
           })
           .option('clients-by', CLIENTS_BY_OPTION)
           .option('shard', {
@@ -139,9 +139,7 @@ export function validateCommand(yargs: Argv) {
       checkReportPlaces(argv);
       const jobs = argv.jobs;
       if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 0))
-        throw new UsageError(
-          `--jobs must be a whole number of worker threads${Number.isNaN(jobs) ? '' : `, not ${jobs}`}`,
-        );
+        throw new UsageError(`--jobs must be a whole number of threads${Number.isNaN(jobs) ? '' : `, not ${jobs}`}`);
       // A long recording shows it is moving; scripts reading stderr get no progress lines.
       const progress =
         process.stderr.isTTY && !argv.quiet

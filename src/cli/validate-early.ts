@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { jobsFor } from '../recording/judge-jobs.js';
 import { startJudgeThreadsEarly } from '../recording/judge-threads.js';
 
-// `validate` of a large recording judges over worker threads, each of which takes about as long to
+// `validate` of a large recording judges over worker threads beside its own, each of which takes about as long to
 // boot and load the judging code as the CLI takes to load its own. Started from the command line
 // as given, before the CLI's code loads, they are ready when the recording is read. This is only a
 // guess from the raw arguments (--jobs, the recordings' sizes): the command still decides with its
@@ -45,7 +45,7 @@ export function guessedValidateJobs(args: readonly string[], env: NodeJS.Process
 export function startValidateThreadsEarly(args: readonly string[], env = process.env): void {
   try {
     const jobs = guessedValidateJobs(args, env);
-    if (jobs > 1) startJudgeThreadsEarly(jobs);
+    if (jobs > 1) startJudgeThreadsEarly(jobs - 1);
   } catch {
     // A guess that cannot be made starts nothing: the command starts its threads as it would.
   }

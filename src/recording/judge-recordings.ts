@@ -9,15 +9,15 @@ import { recordedTarget } from './recorded-target.js';
 import type { JudgeResult } from './recording-judge.js';
 import { WorkerJudges } from './worker-judges.js';
 
-// Judges whole recordings, in this thread for small ones and over worker threads for large ones.
-// Lines are dealt to judges by the code at the end of their request URL, so that every exchange of
-// one checkout meets the same judge in recorded order (a GET is compared with the POST before it).
-// What only some runs need (HAR reading, the base from an order answer, judging in this thread) is
-// loaded when needed: with workers, this thread reads without ever loading the judging code's
-// ~60 modules, whose loading would delay the first lines the workers get.
+// Judges whole recordings, in this thread for small ones and over worker threads beside this one
+// for large ones. Lines are dealt to judges by the code at the end of their request URL, so that
+// every exchange of one checkout meets the same judge in recorded order (a GET is compared with
+// the POST before it). What only some runs need (HAR reading, the base from an order answer) is
+// loaded when needed, and the judging code once the worker threads are started: they load theirs
+// meanwhile.
 
 export interface JudgeOptions {
-  /** Worker threads; 0 picks by input size and cores, 1 judges in this thread. */
+  /** Threads that judge, this one included; 0 picks by input size and cores, 1 judges in this thread only. */
   jobs?: number;
   /** Told the number of lines read so far, about once a second. */
   progress?: (lines: number) => void;
@@ -47,13 +47,14 @@ export async function judgeRecordings(files: string[], options: JudgeOptions): P
   // Worker threads load the judging code while the base is looked for; threads the CLI started
   // early for a size it guessed are taken, or ended when this thread judges alone.
   if (jobs === 1) endEarlyJudgeThreads();
-  const workers = jobs === 1 ? undefined : new WorkerJudges(jobs, shards);
+  const workers = jobs === 1 ? undefined : new WorkerJudges(jobs - 1, shards);
   try {
     // Every judge and shard takes the same base: the one given, else the target the proxy that
     // made the recordings judged them under, else the one the first order names.
     const base =
       options.base ?? recordedTarget(files) ?? (await (await import('./order-base.js')).baseFromOrderAnswers(files));
-    const sink = workers ? workers.sink(base) : (await import('./judge-sink.js')).inProcessSink(base);
+    const here = (await import('./judge-sink.js')).inProcessSink(base);
+    const sink = workers ? workers.sink(base, here) : here;
     return await judgeAll(files, sink, options);
   } catch (error) {
     await workers?.stop();
