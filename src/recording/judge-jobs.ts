@@ -7,13 +7,15 @@ const MiB = 1024 * 1024;
 
 /**
  * Below this many bytes, starting workers costs more than it saves. Each worker pays once for its
- * thread and for compiling the judging code anew, which its share of the work must outweigh. On
- * two cores the workers share them with this thread and with the compiler's own threads: one
- * thread judged 20 000 exchanges (32 MB) in 0.65-0.70 s where two workers took 0.77-0.81 s, and
- * the two broke even near 40 000 (64 MB). With more cores each worker compiles on a core of its own.
+ * thread, for compiling the judging code anew and for running it slowly until it is optimised:
+ * about 0.65 CPU-seconds, which its share of the work must outweigh. On two cores a worker shares
+ * them with this thread and with the compiler's own threads: over real-shaped traffic (1.6 kB a
+ * line), this thread alone judged 40 000 exchanges (62 MiB) in 1.00 s where it and a worker took
+ * 1.15 s, the two broke even near 80 000 (123 MiB), and at 130 000 (200 MiB) the worker saved a
+ * tenth. With more cores each worker compiles on a core of its own.
  */
 function parallelFromBytes(cores: number): number {
-  return cores > 2 ? 16 * MiB : 64 * MiB;
+  return cores > 2 ? 16 * MiB : 128 * MiB;
 }
 /** Worker threads at most, when --jobs does not say. */
 const MAX_DEFAULT_JOBS = 4;
