@@ -15,7 +15,10 @@ import { startListening, stop } from './start-cli.js';
 // through later ones (the certificate cached). Every way has the same client (undici in this
 // process), the same connections kept alive, the rounds taken in turn; the load generator, the
 // service and the proxy share the machine's cores, so each round says the load average and what
-// the client itself spent per request (the same for every way when the comparison is fair).
+// the client itself spent per request (the same for every way when the comparison is fair). A bare
+// Node.js relay (bare-tls-relay.mjs: TLS ended and made again, the bytes passed on unread) is the
+// floor of any interception built on Node.js's TLS on the same machine, beside which the proxy's own
+// cost shows; and the service's CPU per request says how much of the cores the service itself took.
 
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -136,12 +139,19 @@ export async function benchHttpsInterception() {
       true,
     );
     children.push(proxy.child);
+    const relay = await startListening([service.url, caDir], true, join(import.meta.dirname, 'bare-tls-relay.mjs'));
+    children.push(relay.child);
     const ways: Way[] = [
       { way: 'direct', dispatcher: () => new Agent({ connect: { ca }, connections: CONNECTIONS }) },
       {
         way: 'print-conformance proxy',
         dispatcher: () => new ProxyAgent({ uri: proxy.url, requestTls: { ca }, connections: CONNECTIONS }),
         pid: proxy.child.pid,
+      },
+      {
+        way: 'bare Node.js TLS relay',
+        dispatcher: () => new ProxyAgent({ uri: relay.url, requestTls: { ca }, connections: CONNECTIONS }),
+        pid: relay.child.pid,
       },
     ];
     const mitm = await startMitmdump(folder, join(caDir, 'ca.pem'));
@@ -157,7 +167,14 @@ export async function benchHttpsInterception() {
 
     const rounds = new Map<
       string,
-      { rps: number; errors: number; cpuUsPerRequest?: number; clientCpuUs: number; loadAverage: number }[]
+      {
+        rps: number;
+        errors: number;
+        cpuUsPerRequest?: number;
+        serviceCpuUs: number;
+        clientCpuUs: number;
+        loadAverage: number;
+      }[]
     >();
     for (const { dispatcher } of ways) {
       const warm = dispatcher();
@@ -168,19 +185,23 @@ export async function benchHttpsInterception() {
       for (const { way, dispatcher, pid } of ways) {
         const agent = dispatcher();
         const cpuBefore = pid ? processCpuMs(pid) : 0;
+        const serviceBefore = processCpuMs(service.child.pid as number);
         const clientBefore = process.cpuUsage();
         const measured = await load(checkoutUrl, agent, SECONDS);
         const requests = Math.max(1, measured.rps * SECONDS);
         const client = process.cpuUsage(clientBefore);
         const clientCpuUs = Math.round((client.user + client.system) / requests);
         const cpuUsPerRequest = pid ? Math.round(((processCpuMs(pid) - cpuBefore) * 1000) / requests) : undefined;
+        const serviceCpuUs = Math.round(
+          ((processCpuMs(service.child.pid as number) - serviceBefore) * 1000) / requests,
+        );
         await agent.close();
         const loadAverage = Number(loadavg()[0]?.toFixed(1));
         const list = rounds.get(way) ?? [];
-        list.push({ ...measured, cpuUsPerRequest, clientCpuUs, loadAverage });
+        list.push({ ...measured, cpuUsPerRequest, serviceCpuUs, clientCpuUs, loadAverage });
         rounds.set(way, list);
         process.stderr.write(
-          `  GET checkout https  ${way.padEnd(24)} round ${round + 1}: ${measured.rps} req/s (client ${clientCpuUs} us/request, load average ${loadAverage})\n`,
+          `  GET checkout https  ${way.padEnd(24)} round ${round + 1}: ${measured.rps} req/s (client ${clientCpuUs}, service ${serviceCpuUs}${cpuUsPerRequest === undefined ? '' : `, between ${cpuUsPerRequest}`} us/request, load average ${loadAverage})\n`,
         );
       }
     }
@@ -191,6 +212,8 @@ export async function benchHttpsInterception() {
     const rpsOf = (way: string) => rows.find((row) => row.way === way)?.rps ?? Number.NaN;
     const vsMitmdump = Number((rpsOf('print-conformance proxy') / rpsOf('mitmdump')).toFixed(2));
     const vsDirect = Number((rpsOf('print-conformance proxy') / rpsOf('direct')).toFixed(2));
+    const bareRelayVsDirect = Number((rpsOf('bare Node.js TLS relay') / rpsOf('direct')).toFixed(2));
+    const vsBareRelay = Number((rpsOf('print-conformance proxy') / rpsOf('bare Node.js TLS relay')).toFixed(2));
 
     // The first tunnel to each new host makes its certificate; the second finds it made.
     const first: number[] = [];
@@ -212,6 +235,8 @@ export async function benchHttpsInterception() {
       rows,
       vsMitmdump,
       vsDirect,
+      bareRelayVsDirect,
+      vsBareRelay,
       newHostFirstAnswerMs: median(first),
       knownHostFirstAnswerMs: median(later),
     };
