@@ -183,9 +183,14 @@ if (connections) {
 }
 if (https) {
   console.log(
-    `\nHTTPS GET checkout (requests/s, best of ${https.rounds} rounds; proxy CPU µs per request), and the first answer through a new tunnel, ms:`,
+    `\nHTTPS GET checkout (requests/s, best of ${https.rounds} rounds; CPU µs per request of the way between, the service and the client), and the first answer through a new tunnel, ms:`,
   );
   console.table(https.rows);
+  console.table({
+    'proxy ÷ direct': https.vsDirect,
+    'bare Node.js TLS relay ÷ direct (the floor of a Node.js interception)': https.bareRelayVsDirect,
+    'proxy ÷ bare Node.js TLS relay': https.vsBareRelay,
+  });
   console.table({
     'a host seen first (certificate made)': https.newHostFirstAnswerMs,
     'a host seen before (certificate cached)': https.knownHostFirstAnswerMs,
