@@ -2,8 +2,8 @@ import { statSync } from 'node:fs';
 import { jobsFor } from '../recording/judge-jobs.js';
 import { startJudgeThreadsEarly } from '../recording/judge-threads.js';
 
-// `validate` of a large recording judges over worker threads beside its own, each of which takes about as long to
-// boot and load the judging code as the CLI takes to load its own. Started from the command line
+// `validate` of a large recording judges over worker threads beside its own, each of which takes
+// about as long to boot and load the judging code as the CLI takes to load its own. Started from the command line
 // as given, before the CLI's code loads, they are ready when the recording is read. This is only a
 // guess from the raw arguments (--jobs, the recordings' sizes): the command still decides with its
 // parsed options, takes the threads it needs and ends the others. A value from the config file is

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 
-// How many worker threads judge a recording. Kept apart from the judging code, so that the CLI can
-// size its threads from the command line before that code is loaded.
+// How many threads judge a recording: this one, and worker threads beside it. Kept apart from the
+// judging code, so that the CLI can size its threads from the command line before that code loads.
 
 const MiB = 1024 * 1024;
 
@@ -17,7 +17,7 @@ const MiB = 1024 * 1024;
 function parallelFromBytes(cores: number): number {
   return cores > 2 ? 16 * MiB : 128 * MiB;
 }
-/** Worker threads at most, when --jobs does not say. */
+/** Judging threads at most, this one included, when --jobs does not say. */
 const MAX_DEFAULT_JOBS = 4;
 
 /**

@@ -2,7 +2,7 @@ import { constants } from 'node:buffer';
 
 // Splits a stream of bytes into the lines of an NDJSON recording, as bytes: whoever takes a line
 // decides whether and where to decode it (worker threads take the bytes, so the reading thread
-// never makes a string of a whole line). Each byte is searched once: a line that spans many read
+// makes a string only of the lines it judges itself). Each byte is searched once: a line that spans many read
 // buffers is kept as its pieces and joined once, when its newline comes, so a line of hundreds of
 // megabytes costs time in proportion to its length. Splitting bytes is safe: a newline byte never
 // occurs inside a UTF-8 sequence, nor does a carriage return, a space or a tab.
