@@ -20,6 +20,8 @@ import type { TestVerdicts } from './test-verdicts.js';
 // the proxy feeds it from its raw sockets, serve from node:http.
 
 export const CONTROL_PREFIX = '/__print-conformance/';
+/** The variable a curl line on the live page takes the control token from: the token is never written in it. */
+const CONTROL_TOKEN_VARIABLE = 'CONTROL_TOKEN';
 /** The header that names the client test a request belongs to; removed before forwarding. */
 export const TEST_HEADER = 'print-conformance-test';
 /** The body of a control request is read whole up to this size; more is refused. */
@@ -198,7 +200,7 @@ export class ControlPlane {
     if (get && opened) {
       const item = feed.item(Number(opened[2]));
       if (!item) return problem(404, `exchange ${opened[2]} is not held (the newest ${feed.first}–${feed.last} are)`);
-      const detail = exchangeDetail(item, this.resendThrough(request, item.entry.seq, tokenQuery));
+      const detail = exchangeDetail(item, this.resendThrough(request, item.entry.seq));
       if (opened[1]) return json(200, detail);
       const nonce = randomBytes(16).toString('base64');
       return html(detailPage(detail, { title: this.options.title, tokenQuery, nonce }), nonce);
@@ -281,7 +283,7 @@ export class ControlPlane {
   }
 
   /** Where the page's curl line sends a request again: through the proxy, as the page's reader reaches it. */
-  private resendThrough(request: ControlRequest, seq: number, tokenQuery: string): ResendThrough | undefined {
+  private resendThrough(request: ControlRequest, seq: number): ResendThrough | undefined {
     const host = request.headers.host;
     if (this.options.targetBase === undefined || !host || /[\s/\\@]/.test(host)) return undefined;
     const scheme = request.headers['x-forwarded-proto']?.split(',')[0]?.trim() === 'https' ? 'https' : 'http';
@@ -291,7 +293,11 @@ export class ControlPlane {
       targetBase: this.options.targetBase,
       proxyBase,
       ...(body?.base64 !== undefined
-        ? { bodyUrl: `${proxyBase}${CONTROL_PREFIX.slice(1)}exchanges/${seq}/request-body${tokenQuery}` }
+        ? {
+            bodyUrl: `${proxyBase}${CONTROL_PREFIX.slice(1)}exchanges/${seq}/request-body`,
+            // The token is sent from a variable the reader sets, never written in the command.
+            ...(this.options.token ? { bodyUrlToken: CONTROL_TOKEN_VARIABLE } : {}),
+          }
         : {}),
     };
   }

@@ -66,6 +66,8 @@ export interface ResendThrough {
   proxyBase: string;
   /** A URL the request's kept body is downloaded from, for a body too large to write in the line. */
   bodyUrl?: string;
+  /** The environment variable the download takes its bearer token from, when the control API asks for one. */
+  bodyUrlToken?: string;
 }
 
 function noteOf(body: RecordedBody | undefined): string | undefined {
@@ -162,6 +164,7 @@ function curlOf(exchange: Exchange, through: ResendThrough | undefined): string 
       sent = { ...exchange, request: { ...exchange.request, url: through.proxyBase + url.slice(base.length) } };
     else if (!url.startsWith(through.proxyBase)) options.proxy = through.proxyBase;
     if (through.bodyUrl) options.bodyUrl = through.bodyUrl;
+    if (through.bodyUrlToken) options.bodyUrlToken = through.bodyUrlToken;
   }
   try {
     return curlCommand(sent, options);

@@ -27,6 +27,12 @@ export interface CurlOptions {
    * large to write in the command: the command reads it from there (`curl -s URL | curl … @-`).
    */
   bodyUrl?: string;
+  /**
+   * The environment variable that holds the bearer token `bodyUrl` asks for (a control token): the
+   * download sends it from there, so the token is never written in the command, where it would be
+   * kept in a shell's history and shown to every user of the machine while it runs.
+   */
+  bodyUrlToken?: string;
   /** Where a body not held here is, when it is somewhere ("not kept whole in the recording" else). */
   unheldBody?: string;
 }
@@ -166,6 +172,7 @@ function bodyArguments(
   secrets: Secrets,
   maxBodyBytes: number,
   bodyUrl: string | undefined,
+  bodyUrlToken: string | undefined,
   unheld: string | undefined,
 ): BodyArguments {
   const body = exchange.request.body;
@@ -190,8 +197,12 @@ function bodyArguments(
     return { data: formFields(body.parts, secrets, notes), notes };
   }
   if (body.size === 0) return { data: ['--data-binary', "''"], notes };
-  if (held && bodyUrl !== undefined)
-    return { data: ['--data-binary', '@-'], input: `curl -s ${shellWord([bodyUrl])}`, notes };
+  if (held && bodyUrl !== undefined) {
+    const auth =
+      bodyUrlToken === undefined ? '' : `-H ${shellWord(['Authorization: Bearer ', { env: bodyUrlToken }])} `;
+    if (bodyUrlToken !== undefined) notes.push(`${bodyUrlToken}: the control token, to download the body`);
+    return { data: ['--data-binary', '@-'], input: `curl -s ${auth}${shellWord([bodyUrl])}`, notes };
+  }
   const file = `body.${FILE_SUFFIX[type ?? ''] ?? 'bin'}`;
   notes.push(`${sizeNote(file, body)}${held ? '' : `, ${unheld ?? 'not kept whole in the recording'}`}`);
   return { data: ['--data-binary', `@${file}`], notes };
@@ -214,6 +225,7 @@ export function curlCommand(exchange: Exchange, options: CurlOptions = {}): stri
     secrets,
     options.maxBodyBytes ?? 4096,
     options.bodyUrl,
+    options.bodyUrlToken,
     options.unheldBody,
   );
   const formBuilt = data[0] === '-F' || data[0] === '--form-string';

@@ -1,9 +1,12 @@
+import { execFile } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExchangeFeed } from '../../src/control/exchange-feed.js';
 import { SHOWN_BODY_CHARS } from '../../src/control/kept-exchange.js';
 import { startReferenceService } from '../../src/reference/service.js';
+import { PDF_BYTES } from '../helpers/exchanges.js';
 import { proxiedService } from '../helpers/proxy-fixture.js';
 
 // The control API on the proxy's port: what it answers, to whom, and that it is never part of the
@@ -20,6 +23,10 @@ async function proxy(options: Parameters<typeof proxiedService>[0] = {}) {
   const control = `${setup.proxy.url}__print-conformance/`;
   return { ...setup, control };
 }
+
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&apos;': "'" };
+const unescapeHtml = (text: string) =>
+  text.replace(/&(?:amp|lt|gt|quot|apos);/g, (entity) => ENTITIES[entity] ?? entity);
 
 const address = { name: 'Jan', line1: 'Straat 1', postCode: '1234 AB', city: 'Utrecht', country: 'NL' };
 
@@ -147,6 +154,40 @@ describe('the control API', () => {
     });
     expect(withToken.status).toBe(200);
     expect((await fetch(`${open.control}api/exchanges?token=wrong`)).status).toBe(401);
+  });
+
+  it("never writes the control token in a curl line: the body's download takes it from a variable", async () => {
+    const token = 's3cret-token';
+    const auth = { authorization: `Bearer ${token}` };
+    const { proxy: handle, control } = await proxy({
+      proxy: { localClient: () => false, controlToken: token, recordBodies: true },
+    });
+    const placed = (await (await fetch(`${handle.url}orders`, { method: 'POST' })).json()) as {
+      items: { files: Record<string, { uploadUrl: string }> }[];
+    };
+    const uploadUrl = Object.values(placed.items[0]?.files ?? {})[0]?.uploadUrl as string;
+    // Larger than a curl line holds, smaller than the live page keeps: downloaded from the proxy.
+    const file = Buffer.concat([PDF_BYTES, Buffer.alloc(20_000, 0x41)]);
+    await (
+      await fetch(uploadUrl, { method: 'POST', headers: { 'content-type': 'application/pdf' }, body: file })
+    ).text();
+    const listed = (await (await fetch(`${control}api/exchanges?after=0`, { headers: auth })).json()) as {
+      exchanges: { seq: number; url: string }[];
+    };
+    const upload = listed.exchanges.at(-1);
+    const page = await (await fetch(`${control}exchanges/${upload?.seq}`, { headers: auth })).text();
+    const curl = unescapeHtml(/<pre id="curl">([^<]*)<\/pre>/.exec(page)?.[1] ?? '');
+    expect(curl).toMatch(/^curl -s -H 'Authorization: Bearer '"\$CONTROL_TOKEN" \S+\/request-body \| curl /);
+    expect(curl).not.toContain(token);
+    expect(curl).toContain('# CONTROL_TOKEN: the control token');
+    // With the variable set, the line sends the same bytes again.
+    await promisify(execFile)('sh', ['-c', `${curl} --silent --output /dev/null`], {
+      env: { ...process.env, CONTROL_TOKEN: token },
+    });
+    const again = (await (await fetch(`${control}api/exchanges?after=${upload?.seq}`, { headers: auth })).json()) as {
+      exchanges: { url: string; requestBytes: number }[];
+    };
+    expect(again.exchanges.map((entry) => [entry.url, entry.requestBytes])).toEqual([[upload?.url, file.length]]);
   });
 
   it('refuses a request from another site in the browser', async () => {
