@@ -1,6 +1,8 @@
+import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import type { Argv } from 'yargs';
 import { UsageError } from '../findings/usage-error.js';
+import { mostJobs } from '../recording/judge-jobs.js';
 import { expandRecordingFolders } from '../recording/recording-files.js';
 import { clientsByName, clientVerdicts } from '../validate/client-tally.js';
 import type { TallyData } from '../validate/tally.js';
@@ -11,10 +13,16 @@ import { selectedRules } from './rule-selection.js';
 import { withSettings } from './settings.js';
 import { checkReportPlaces, clearPreviousReports } from './writable.js';
 
-/** The recordings a shard judged, as merge compares them: by name and size (standard input has none). */
-async function recordingsNamed(files: readonly string[]): Promise<{ name: string; bytes: number | null }[]> {
+/**
+ * The recordings a shard judged, as merge compares them: by name and size. Standard input has its
+ * size once read: shards of two different inputs are then told apart, as files are.
+ */
+async function recordingsNamed(
+  files: readonly string[],
+  bytesRead: readonly number[],
+): Promise<{ name: string; bytes: number | null }[]> {
   const { recordingSize } = await import('../recording/read-exchanges.js');
-  return files.map((file) => ({ name: basename(file), bytes: recordingSize(file) ?? null }));
+  return files.map((file, index) => ({ name: basename(file), bytes: recordingSize(file) ?? bytesRead[index] ?? null }));
 }
 
 /** --shard K/N as numbers, 1 ≤ K ≤ N. */
@@ -110,8 +118,9 @@ export function validateCommand(yargs: Argv) {
           })
           .option('jobs', {
             type: 'number',
+            requiresArg: true,
             describe:
-              'Threads that judge, the main one included (default: 1 for small recordings, one per core up to 4 for large ones)',
+              'Threads that judge, the main one included, at most 4 a core (default, or 0: one for standard input and recordings under 16 MiB, 128 MiB on two cores, else one per core up to 4)',
           })
           .option('clients-by', CLIENTS_BY_OPTION)
           .option('shard', {
@@ -140,6 +149,10 @@ export function validateCommand(yargs: Argv) {
       const jobs = argv.jobs;
       if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 0))
         throw new UsageError(`--jobs must be a whole number of threads${Number.isNaN(jobs) ? '' : `, not ${jobs}`}`);
+      if (jobs !== undefined && jobs > mostJobs())
+        throw new UsageError(
+          `--jobs ${jobs} is more threads than ${availableParallelism()} cores can use; give at most ${mostJobs()}`,
+        );
       // A long recording shows it is moving; scripts reading stderr get no progress lines.
       const progress =
         process.stderr.isTTY && !argv.quiet
@@ -187,7 +200,9 @@ export function validateCommand(yargs: Argv) {
         context,
         rules: shard ? shardVerdicts(verdictsOf(tally, context)) : verdictsOf(tally, context),
         tally,
-        ...(shard ? { shard: { k: shard.index, n: shard.count, recordings: await recordingsNamed(files) } } : {}),
+        ...(shard
+          ? { shard: { k: shard.index, n: shard.count, recordings: await recordingsNamed(files, judged.bytesRead) } }
+          : {}),
         // The split is the one the proxy made: each line names its client (tokens are redacted in recordings).
         ...(clientsBy.kind !== 'none'
           ? {

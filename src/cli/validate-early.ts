@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import { jobsFor } from '../recording/judge-jobs.js';
+import { inflatedSize } from '../recording/inflated-size.js';
+import { jobsFor, mostJobs } from '../recording/judge-jobs.js';
 import { startJudgeThreadsEarly } from '../recording/judge-threads.js';
 
 // `validate` of a large recording judges over worker threads beside its own, each of which takes
@@ -15,7 +16,8 @@ function requestedJobs(args: readonly string[], env: NodeJS.ProcessEnv): number 
   const given = at < 0 ? (env.PRINT_CONFORMANCE_VALIDATE_JOBS ?? env.PRINT_CONFORMANCE_JOBS) : undefined;
   const text = at < 0 ? given : args[at]?.startsWith('--jobs=') ? args[at]?.slice('--jobs='.length) : args[at + 1];
   const jobs = Number(text);
-  return text !== undefined && Number.isInteger(jobs) && jobs > 0 ? jobs : undefined;
+  // A number the command will refuse starts nothing here.
+  return text !== undefined && Number.isInteger(jobs) && jobs > 0 && jobs <= mostJobs() ? jobs : undefined;
 }
 
 /**
@@ -28,7 +30,7 @@ function recordingBytes(args: readonly string[]): number | undefined {
     if (arg === '-') return undefined;
     if (arg.startsWith('-')) continue;
     const stats = statSync(arg, { throwIfNoEntry: false });
-    if (stats?.isFile()) bytes += stats.size;
+    if (stats?.isFile()) bytes += inflatedSize(arg, stats.size);
   }
   return bytes;
 }

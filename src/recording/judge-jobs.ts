@@ -19,6 +19,16 @@ function parallelFromBytes(cores: number): number {
 }
 /** Judging threads at most, this one included, when --jobs does not say. */
 const MAX_DEFAULT_JOBS = 4;
+/** Threads a core may be given at most with --jobs: more only add heaps and switching, never speed. */
+const MOST_JOBS_PER_CORE = 4;
+
+/**
+ * The most judging threads --jobs may ask for: a thousand threads would take gigabytes and minutes
+ * to start before the first line is judged, so a number past any use is refused, not obeyed.
+ */
+export function mostJobs(cores = availableParallelism()): number {
+  return MOST_JOBS_PER_CORE * Math.max(1, cores);
+}
 
 /**
  * Judging threads for `bytes` of recordings on `cores` cores. Standard input has no size to go by:

@@ -1,4 +1,5 @@
 import { UsageError } from '../findings/usage-error.js';
+import { inflatedSize } from './inflated-size.js';
 import { jobsFor } from './judge-jobs.js';
 import type { JudgeSink, OrderLine } from './judge-sink.js';
 import { endEarlyJudgeThreads } from './judge-threads.js';
@@ -32,8 +33,13 @@ export interface JudgeOptions {
   whileWaiting?: () => void;
 }
 
+export interface JudgedRecordings extends JudgeResult {
+  /** The bytes read of each file, as stored: the size of standard input, which has none beforehand. */
+  bytesRead: number[];
+}
+
 /** Judges every exchange of the files, in order, as one stream of traffic ("-" is standard input). */
-export async function judgeRecordings(files: string[], options: JudgeOptions): Promise<JudgeResult> {
+export async function judgeRecordings(files: string[], options: JudgeOptions): Promise<JudgedRecordings> {
   // Every file is checked before any is judged: a typo in the last name costs no wait.
   const sizes = files.map(recordingSize);
   const twice = givenTwice(files);
@@ -41,7 +47,10 @@ export async function judgeRecordings(files: string[], options: JudgeOptions): P
     throw new UsageError(
       `${recordingName(twice[1])} is given twice (${twice[0] === twice[1] ? 'once more' : `as ${twice[0]} too`}): its exchanges would count twice; give each recording once`,
     );
-  const bytes = sizes.includes(undefined) ? undefined : sizes.reduce<number>((sum, size) => sum + (size ?? 0), 0);
+  // Compressed recordings count as the text they hold: that is what is judged.
+  const bytes = sizes.includes(undefined)
+    ? undefined
+    : sizes.reduce<number>((sum, size, index) => sum + inflatedSize(files[index] as string, size ?? 0), 0);
   const jobs = jobsFor(options.jobs, bytes);
   const shards = options.shard?.count ?? 1;
   // Worker threads load the judging code while the base is looked for; threads the CLI started
@@ -63,7 +72,7 @@ export async function judgeRecordings(files: string[], options: JudgeOptions): P
 }
 
 /** Reads the files in order into `sink`, dealing lines to the shard's judges. */
-async function judgeAll(files: string[], sink: JudgeSink, options: JudgeOptions): Promise<JudgeResult> {
+async function judgeAll(files: string[], sink: JudgeSink, options: JudgeOptions): Promise<JudgedRecordings> {
   const shards = options.shard?.count ?? 1;
   // Every exchange of a checkout falls in the same shard, so its GET meets the POST before it.
   const mine = (key: string) => !options.shard || hashOf(key) % shards === options.shard.index - 1;
@@ -85,6 +94,7 @@ async function judgeAll(files: string[], sink: JudgeSink, options: JudgeOptions)
       options.progress(read);
     }
   };
+  const bytesRead: number[] = [];
   for (const [file, path] of files.entries()) {
     const recording = await openRecording(path);
     if (recording.kind === 'har') {
@@ -105,6 +115,7 @@ async function judgeAll(files: string[], sink: JudgeSink, options: JudgeOptions)
         }
         await caughtUp();
       }
+      bytesRead.push(recording.bytesRead());
       continue;
     }
     // Lines are routed from their bytes: only the judge that takes a line makes text of it.
@@ -127,6 +138,7 @@ async function judgeAll(files: string[], sink: JudgeSink, options: JudgeOptions)
       await caughtUp();
     }
     splitter.end(lines);
+    bytesRead.push(recording.bytesRead());
   }
-  return sink.finish();
+  return { ...(await sink.finish()), bytesRead };
 }

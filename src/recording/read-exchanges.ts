@@ -129,6 +129,8 @@ export interface OpenRecording {
   kind: 'har' | 'ndjson';
   /** Its bytes from the start; a read error is a usage error. */
   chunks: AsyncIterable<Buffer>;
+  /** The bytes read of it so far, as stored (compressed when it is): standard input's size once read. */
+  bytesRead(): number;
 }
 
 /** Whether bytes start as gzip does. */
@@ -140,14 +142,21 @@ export const isGzip = (bytes: Uint8Array) => bytes[0] === 0x1f && bytes[1] === 0
  */
 export async function openRecording(file: string): Promise<OpenRecording> {
   const stream: Readable = isStdin(file) ? process.stdin : createReadStream(file, { highWaterMark: READ_BYTES });
-  return sniffRecording(file, stream, false);
+  return sniffRecording(file, stream, false, { bytes: 0 });
 }
 
-async function sniffRecording(file: string, stream: Readable, inflated: boolean): Promise<OpenRecording> {
+async function sniffRecording(
+  file: string,
+  stream: Readable,
+  inflated: boolean,
+  stored: { bytes: number },
+): Promise<OpenRecording> {
   const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const next = async () => {
     try {
-      return await iterator.next();
+      const read = await iterator.next();
+      if (!inflated && !read.done) stored.bytes += read.value.length;
+      return read;
     } catch (error) {
       throw unreadable(file, error);
     }
@@ -176,7 +185,7 @@ async function sniffRecording(file: string, stream: Readable, inflated: boolean)
       for (let read = await next(); !read.done; read = await next()) yield read.value;
     }
     const gunzip = createGunzip({ chunkSize: READ_BYTES });
-    return sniffRecording(file, Readable.from(raw()).pipe(gunzip), true);
+    return sniffRecording(file, Readable.from(raw()).pipe(gunzip), true, stored);
   }
   if (first.subarray(0, 3).equals(BYTE_ORDER_MARK)) first = first.subarray(3);
   const start = first.subarray(0, HEAD_BYTES).toString('utf8');
@@ -197,7 +206,7 @@ async function sniffRecording(file: string, stream: Readable, inflated: boolean)
       `${recordingName(file)} is not a recording: it is one JSON document over several lines, where a recording is a HAR 1.2 file or NDJSON (one exchange per line, as proxy --record writes)${/"tool"\s*:\s*"print-conformance"/.test(start) ? '; results.json files are combined with merge' : ''}`,
     );
   }
-  return { kind, chunks: chunks() };
+  return { kind, chunks: chunks(), bytesRead: () => stored.bytes };
 }
 
 /** The non-blank lines of an NDJSON recording, a read buffer at a time (a final partial line included). */

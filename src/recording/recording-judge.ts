@@ -12,7 +12,7 @@ import {
 import type { Exchange } from '../validate/exchange.js';
 import { answersOnly, isRefusalProbe } from '../validate/probe-refusal.js';
 import { Tally, type TallyData } from '../validate/tally.js';
-import { mergeTallies } from '../validate/tally-merge.js';
+import { inKeyOrder, mergeTallies } from '../validate/tally-merge.js';
 import { judgeTraffic, TrafficState } from '../validate/traffic.js';
 import { flawOfRecordedExchange } from './exchange-shape.js';
 import { withRecordedFindings } from './recorded-findings.js';
@@ -117,7 +117,7 @@ export class RecordingJudge {
   }
 
   finish(): JudgeResult {
-    return { tally: this.tally.data, warnings: this.warnings, clients: this.clients.data };
+    return { tally: inKeyOrder(this.tally.data), warnings: this.warnings, clients: this.clients.data };
   }
 }
 

@@ -1,6 +1,13 @@
 import type { ExchangeKind } from '../contract/exchange-facts.js';
 import type { RuleId } from '../contract/rules.js';
-import type { CoverageData, Finding, FormatKey, RuleResult, TrafficScope } from '../findings/types.js';
+import type {
+  CoverageData,
+  Finding,
+  FormatKey,
+  OperationCoverage,
+  RuleResult,
+  TrafficScope,
+} from '../findings/types.js';
 import { mergeCoverage } from './coverage.js';
 import { addTime, emptyTally, KEPT_PER_RULE, type PerFormat, type TallyData } from './tally.js';
 
@@ -39,6 +46,39 @@ function addTraffic(into: TrafficScope, from: TrafficScope | undefined): void {
   }
 }
 
+/** The record with its keys in order; nested one level when `depth` is 2. */
+function sortedRecord<T>(record: Record<string, T>, depth = 1): Record<string, T> {
+  const sorted: Record<string, T> = {};
+  for (const key of Object.keys(record).sort()) {
+    const value = record[key] as T;
+    sorted[key] = depth > 1 ? (sortedRecord(value as Record<string, unknown>) as T) : value;
+  }
+  return sorted;
+}
+
+/**
+ * The tally with the keys of its counts in one order, whatever order its exchanges came in: a
+ * recording judged on one thread, on four or in shards then writes the same results.json, byte
+ * for byte, and a diff of two runs' reports shows only what changed.
+ */
+export function inKeyOrder(tally: TallyData): TallyData {
+  tally.answers = sortedRecord(tally.answers, 2);
+  tally.evidence = sortedRecord(tally.evidence, 2);
+  tally.broken = sortedRecord(tally.broken, 2);
+  tally.traffic.used = sortedRecord(tally.traffic.used, 2);
+  tally.traffic.notInterface = sortedRecord(tally.traffic.notInterface);
+  if (tally.traffic.exercised) tally.traffic.exercised = sortedRecord(tally.traffic.exercised);
+  // Members stay in the order of their plan (the schema's), which every judge follows.
+  tally.coverage = sortedRecord(tally.coverage as Record<string, OperationCoverage>);
+  for (const operation of Object.values(tally.coverage) as OperationCoverage[]) {
+    operation.exchanges = sortedRecord(operation.exchanges);
+    operation.sent = sortedRecord(operation.sent);
+    operation.answered = sortedRecord(operation.answered);
+    operation.statuses = sortedRecord(operation.statuses);
+  }
+  return tally;
+}
+
 /** Tallies of disjoint parts of the same traffic (worker threads, shards), as if one had seen it all. */
 export function mergeTallies(parts: readonly TallyData[]): TallyData {
   const merged = emptyTally();
@@ -65,7 +105,7 @@ export function mergeTallies(parts: readonly TallyData[]): TallyData {
     shown.set(finding.rule, count);
     return count <= KEPT_PER_RULE;
   });
-  return merged;
+  return inKeyOrder(merged);
 }
 
 /**

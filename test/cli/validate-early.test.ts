@@ -1,8 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guessedValidateJobs } from '../../src/cli/validate-early.js';
+import { inflatedSize } from '../../src/recording/inflated-size.js';
 import { jobsFor } from '../../src/recording/judge-jobs.js';
 
 // The threads `validate` starts before the CLI has parsed its options are only a guess from the
@@ -28,6 +30,23 @@ describe('the threads validate starts before its options are parsed', () => {
     expect(guessedValidateJobs(['validate', '--jobs=2', small], {})).toBe(2);
     expect(guessedValidateJobs(['validate', small], { PRINT_CONFORMANCE_JOBS: '2' })).toBe(2);
     expect(guessedValidateJobs(['validate', small, '--jobs', 'many'], {})).toBe(1);
+    // More than the command takes starts nothing: the command refuses it.
+    expect(guessedValidateJobs(['validate', small, '--jobs', '1000'], {})).toBe(1);
     expect(guessedValidateJobs(['validate', '-'], {})).toBe(jobsFor(undefined, undefined));
+  });
+
+  it('sizes a gzip-compressed recording by the text it holds, which is what is judged', () => {
+    const text = '{"request":{"method":"GET","url":"https://s.test/v2/checkout/A1"}}\n'.repeat(2000);
+    const compressed = join(folder, 'small.ndjson.gz');
+    writeFileSync(compressed, gzipSync(text));
+    expect(inflatedSize(compressed, statSync(compressed).size)).toBe(Buffer.byteLength(text));
+    expect(inflatedSize(small, statSync(small).size)).toBe(statSync(small).size);
+    // A gzip trailer that says 200 MiB: judged on threads as a 200 MiB recording would be.
+    const large = join(folder, 'large.ndjson.gz');
+    const trailer = Buffer.alloc(4);
+    trailer.writeUInt32LE(200 * 1024 * 1024);
+    writeFileSync(large, Buffer.concat([Buffer.from([0x1f, 0x8b]), Buffer.alloc(30), trailer]));
+    expect(guessedValidateJobs(['validate', large], {})).toBe(jobsFor(undefined, 200 * 1024 * 1024));
+    expect(guessedValidateJobs(['validate', compressed], {})).toBe(1);
   });
 });

@@ -1,11 +1,13 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobsFor } from '../../src/recording/judge-jobs.js';
-import { partitionKeyOfLine } from '../../src/recording/line-route.js';
+import { hashOf, partitionKeyOfLine } from '../../src/recording/line-route.js';
+import { partsJudgedHere } from '../../src/recording/worker-judges.js';
 import type { Exchange } from '../../src/validate/exchange.js';
-import { runCli } from '../helpers/cli.js';
+import { BIN, runCli } from '../helpers/cli.js';
 import { CHECKOUT_URL, checkoutGet, checkoutPost, checkoutResponseJson } from '../helpers/exchanges.js';
 
 // Large recordings are judged over worker threads. Whatever the number of threads, the verdict,
@@ -54,7 +56,8 @@ async function expectAlikeOnOneAndTwoThreads(file: string, name: string): Promis
   );
   expect(one?.code).toBe(1);
   expect(one?.result.exchanges).toBeGreaterThan(600);
-  expect(two?.result).toEqual(one?.result);
+  // The same results.json, byte for byte: keys in the same order too, so that reports diff cleanly.
+  expect(JSON.stringify(two?.result)).toBe(JSON.stringify(one?.result));
   expect(two?.stderr).toBe(one?.stderr);
 }
 
@@ -97,9 +100,21 @@ describe('validate over worker threads', () => {
     expect(one?.stderr).toMatch(/line 1\d{3} is not JSON \(cut off\?\); skipped/);
     for (const other of more) {
       expect(other.code).toBe(one?.code);
-      expect(other.result).toEqual(one?.result);
+      expect(JSON.stringify(other.result)).toBe(JSON.stringify(one?.result));
       expect(other.stderr).toBe(one?.stderr);
     }
+  });
+
+  it('writes the same results.json byte for byte on 1 and 2 threads, whatever judge saw a kind first', async () => {
+    // The first line is a GET of a checkout that falls to the worker; the reading thread's own
+    // first lines are POSTs. Kept in the order each judge met them, the kinds would come out
+    // GET first from one thread and POST first from two.
+    const toWorker = Array.from({ length: 100 }, (_, index) => `w${index}`).find(
+      (code) => hashOf(code) % 1000 >= partsJudgedHere(1),
+    ) as string;
+    const file = join(folder, 'ordered.ndjson');
+    writeFileSync(file, `${JSON.stringify(at(checkoutGet('json'), toWorker))}\n${recording(400)}`);
+    await expectAlikeOnOneAndTwoThreads(file, 'ordered');
   });
 
   it('judges lines spelt otherwise (spaces in a member, CRLF, blank lines, a byte order mark) alike on 1 and 2 threads', async () => {
@@ -154,6 +169,43 @@ describe('validate over worker threads', () => {
     expect(outcome.stderr).toMatch(/^print-conformance: --jobs must be a whole number/);
   });
 
+  it('refuses, at once and in one line, more threads than the cores can use, and a --jobs without a number', async () => {
+    const file = join(folder, 'few.ndjson');
+    writeFileSync(file, recording(5));
+    // A thousand threads would take gigabytes and minutes to start before judging a line.
+    const many = await runCli(['validate', file, '--jobs', '1000'], { timeoutMs: 20_000 });
+    expect([many.code, many.stderr.trim().split('\n').length]).toEqual([2, 1]);
+    expect(many.stderr).toMatch(
+      /^print-conformance: --jobs 1000 is more threads than \d+ cores can use; give at most \d+/,
+    );
+    const none = await runCli(['validate', file, '--jobs']);
+    expect([none.code, none.stderr.trim().split('\n').length]).toEqual([2, 1]);
+    expect(none.stderr).toMatch(/jobs/);
+  });
+
+  it('tells shards read from standard input apart by what they read: shards of other inputs are not merged', async () => {
+    const shardOfInput = (text: string, shard: string, name: string) => {
+      const run = spawnSync(
+        process.execPath,
+        [BIN, 'validate', '-', '--shard', shard, '--report-dir', join(folder, name)],
+        {
+          input: text,
+          encoding: 'utf8',
+        },
+      );
+      expect([0, 1]).toContain(run.status);
+      return join(folder, name, 'results.json');
+    };
+    const first = shardOfInput(recording(200), '1/2', 'in-a1');
+    const second = shardOfInput(recording(200), '2/2', 'in-a2');
+    const other = shardOfInput(recording(120), '2/2', 'in-b2');
+    const refused = await runCli(['merge', first, other, '--report-dir', join(folder, 'in-mixed')]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/judged other recordings \(stdin, \d+ bytes\)/);
+    const merged = await runCli(['merge', first, second, '--report-dir', join(folder, 'in-merged')]);
+    expect([0, 1]).toContain(merged.code);
+  });
+
   it('gives, split into shards run as separate processes and merged, the verdicts of one run', async () => {
     const file = join(folder, 'sharded.ndjson');
     writeFileSync(file, recording(600));
@@ -173,7 +225,7 @@ describe('validate over worker threads', () => {
     expect(merged.code).toBe(whole.code);
     const one = comparable(join(folder, 's-whole', 'results.json'));
     const all = comparable(join(folder, 's-merged', 'results.json'));
-    expect(all).toEqual(one);
+    expect(JSON.stringify(all)).toBe(JSON.stringify(one));
     // Each shard judged a part, and no exchange was judged twice.
     const parts = [0, 1, 2].map((index) => comparable(join(folder, `s-${index}`, 'results.json')).exchanges);
     expect(parts.every((count) => count > 0 && count < one.exchanges)).toBe(true);
