@@ -26,6 +26,14 @@ export function unknownArguments(
   const names = listed.filter((name) => kebab(name) === name || !listed.includes(kebab(name)));
   const command = specs.has(args[0] ?? '') ? (args[0] as string) : 'run';
   const options = [...(specs.get(command)?.names ?? []), ...GLOBAL_OPTIONS];
+  // A negative value ("--shard -1/2") reads as short options: say what was given, not "no option -1".
+  const negative = args.findIndex(
+    (arg, index) => /^-\d/.test(arg) && (args[index - 1] ?? '').startsWith('--') && names.some((n) => arg.includes(n)),
+  );
+  if (negative > 0) {
+    const option = args[negative - 1] as string;
+    return `${option} ${args[negative]} is not taken: a value that starts with "-" reads as an option, and ${option} takes no negative value`;
+  }
   const parts = names.map((name) => {
     const how = given(name, args);
     if (how === 'word') {

@@ -196,7 +196,15 @@ function bodyArguments(
   if (type === 'multipart/form-data' && held === undefined && body.parts && body.parts.length > 0) {
     return { data: formFields(body.parts, secrets, notes), notes };
   }
-  if (body.size === 0) return { data: ['--data-binary', "''"], notes };
+  if (body.size === 0) {
+    // A GET or HEAD that framed no body, as nearly all do, is sent with none: "--data-binary ''"
+    // would make curl add a Content-Length and a blank Content-Type it never had.
+    const framed =
+      header(exchange.request.headers, 'content-length') !== undefined ||
+      header(exchange.request.headers, 'transfer-encoding') !== undefined;
+    const bodiless = /^(?:GET|HEAD)$/i.test(exchange.request.method) && !framed;
+    return { data: bodiless ? [] : ['--data-binary', "''"], notes };
+  }
   if (held && bodyUrl !== undefined) {
     const auth =
       bodyUrlToken === undefined ? '' : `-H ${shellWord(['Authorization: Bearer ', { env: bodyUrlToken }])} `;

@@ -232,6 +232,14 @@ describe('validate over worker threads', () => {
     expect(parts.reduce((sum, count) => sum + count, 0)).toBe(one.exchanges);
   });
 
+  it('says a --shard given a negative value was given one, not that an option -1 is unknown', async () => {
+    const outcome = await runCli(['validate', join(folder, 'large.ndjson'), '--shard', '-1/2']);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toBe(
+      'print-conformance: --shard -1/2 is not taken: a value that starts with "-" reads as an option, and --shard takes no negative value; see --help\n',
+    );
+  });
+
   it('refuses a --shard that is not K/N, in one line', async () => {
     const outcome = await runCli(['validate', join(folder, 'large.ndjson'), '--shard', '4/3']);
     expect(outcome.code).toBe(2);

@@ -278,6 +278,19 @@ describe('curl command of a body the recording does not hold', () => {
     }
   });
 
+  it('sends a GET that framed no body with none, and one that framed an empty body with it', async () => {
+    const plain = curlCommand(exchange('GET', '/v2/checkout/A', { accept: 'application/json' }, { size: 0 }));
+    expect(plain).toBe(`curl -H 'accept: application/json' ${base}/v2/checkout/A`);
+    const got = await replay(plain);
+    expect([got.method, got.headers['content-length'], got.headers['content-type']]).toEqual([
+      'GET',
+      undefined,
+      undefined,
+    ]);
+    const framed = curlCommand(exchange('GET', '/v2/checkout/A', { 'content-length': '0' }, { size: 0 }));
+    expect(framed).toContain("--data-binary ''");
+  });
+
   it('goes through a proxy when given one, so that the request sent again passes it', async () => {
     const recorded = { request: { method: 'GET', url: 'http://api.example.test/v2/checkout/A', headers: {} } };
     const command = curlCommand(recorded, { proxy: `${base}/` });
