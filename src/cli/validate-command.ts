@@ -223,7 +223,11 @@ export function validateCommand(yargs: Argv) {
       // Every exchange read, judged or counted apart (order answers, what is not the interface).
       const read =
         tally.exchanges + tally.traffic.orders + Object.values(tally.traffic.notInterface).reduce((a, n) => a + n, 0);
-      if (!argv.quiet) process.stderr.write(`${read} exchanges read${skipped ? `, ${skipped} lines skipped` : ''}\n`);
+      // A shard reads every line but judges only its checkouts: it says what it judged.
+      const counted = shard
+        ? `${read} exchanges judged in shard ${shard.index}/${shard.count}`
+        : `${read} exchanges read`;
+      if (!argv.quiet) process.stderr.write(`${counted}${skipped ? `, ${skipped} lines skipped` : ''}\n`);
       showResult(
         result,
         argv.reporter,

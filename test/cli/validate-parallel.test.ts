@@ -216,6 +216,11 @@ describe('validate over worker threads', () => {
       ),
     );
     for (const shard of shards) expect([0, 1]).toContain(shard.code);
+    expect(shards.map((shard) => /exchanges judged in shard (\d\/3)/.exec(shard.stderr)?.[1])).toEqual([
+      '1/3',
+      '2/3',
+      '3/3',
+    ]);
     const merged = await runCli([
       'merge',
       ...[0, 1, 2].map((index) => join(folder, `s-${index}`, 'results.json')),
