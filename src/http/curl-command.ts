@@ -24,7 +24,9 @@ export interface CurlOptions {
   proxy?: string;
   /**
    * Where the request's body is downloaded from, when the recording holds it whole but it is too
-   * large to write in the command: the command reads it from there (`curl -s URL | curl … @-`).
+   * large to write in the command: the command fetches it to a file first and sends it only when
+   * the download succeeded (`curl -sf -o body.pdf URL && curl … @body.pdf`). Piped instead, a
+   * refused download (a wrong token) was sent on as the body.
    */
   bodyUrl?: string;
   /**
@@ -162,6 +164,8 @@ interface BodyArguments {
   data: string[];
   /** A command whose output is the body (curl reads it as @-). */
   input?: string;
+  /** A command that must succeed before the request is sent: it fetches the body's file. */
+  before?: string;
   /** What the person must supply: files named for bodies the recording does not hold. */
   notes: string[];
 }
@@ -209,7 +213,12 @@ function bodyArguments(
     const auth =
       bodyUrlToken === undefined ? '' : `-H ${shellWord(['Authorization: Bearer ', { env: bodyUrlToken }])} `;
     if (bodyUrlToken !== undefined) notes.push(`${bodyUrlToken}: the control token, to download the body`);
-    return { data: ['--data-binary', '@-'], input: `curl -s ${auth}${shellWord([bodyUrl])}`, notes };
+    const file = `body.${FILE_SUFFIX[type ?? ''] ?? 'bin'}`;
+    return {
+      data: ['--data-binary', `@${file}`],
+      before: `curl -sf ${auth}-o ${file} ${shellWord([bodyUrl])}`,
+      notes,
+    };
   }
   const file = `body.${FILE_SUFFIX[type ?? ''] ?? 'bin'}`;
   notes.push(`${sizeNote(file, body)}${held ? '' : `, ${unheld ?? 'not kept whole in the recording'}`}`);
@@ -228,7 +237,7 @@ export function curlCommand(exchange: Exchange, options: CurlOptions = {}): stri
     ...CREDENTIAL_HEADERS,
     ...(options.credentialHeaders ?? []).map((n) => n.toLowerCase()),
   ]);
-  const { data, input, notes } = bodyArguments(
+  const { data, input, before, notes } = bodyArguments(
     exchange,
     secrets,
     options.maxBodyBytes ?? 4096,
@@ -274,7 +283,8 @@ export function curlCommand(exchange: Exchange, options: CurlOptions = {}): stri
   // A URL that is no http(s) URL (a hostile recording's "-K/etc/x") is never read as an option.
   if (!/^https?:\/\//i.test(url)) words.push('--url');
   words.push(shellWord(paramPieces(url, secrets)));
-  const command = input === undefined ? words.join(' ') : `${input} | ${words.join(' ')}`;
+  const piped = input === undefined ? words.join(' ') : `${input} | ${words.join(' ')}`;
+  const command = before === undefined ? piped : `${before} && ${piped}`;
   // The notes are a comment: a line break in one would end it and make the rest a command.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
   const comment = notes.join('; ').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');

@@ -1,6 +1,9 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExchangeFeed } from '../../src/control/exchange-feed.js';
@@ -177,11 +180,17 @@ describe('the control API', () => {
     const upload = listed.exchanges.at(-1);
     const page = await (await fetch(`${control}exchanges/${upload?.seq}`, { headers: auth })).text();
     const curl = unescapeHtml(/<pre id="curl">([^<]*)<\/pre>/.exec(page)?.[1] ?? '');
-    expect(curl).toMatch(/^curl -s -H 'Authorization: Bearer '"\$CONTROL_TOKEN" \S+\/request-body \| curl /);
+    expect(curl).toMatch(
+      /^curl -sf -H 'Authorization: Bearer '"\$CONTROL_TOKEN" -o body\.pdf \S+\/request-body && curl /,
+    );
     expect(curl).not.toContain(token);
     expect(curl).toContain('# CONTROL_TOKEN: the control token');
     // With the variable set, the line sends the same bytes again.
+    // The line fetches the kept body to a file first: in a folder of the test's own.
+    const folder = mkdtempSync(join(tmpdir(), 'control-curl-'));
+    cleanups.push(async () => rmSync(folder, { recursive: true, force: true }));
     await promisify(execFile)('sh', ['-c', `${curl} --silent --output /dev/null`], {
+      cwd: folder,
       env: { ...process.env, CONTROL_TOKEN: token },
     });
     const again = (await (await fetch(`${control}api/exchanges?after=${upload?.seq}`, { headers: auth })).json()) as {

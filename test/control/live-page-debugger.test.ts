@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ruleById } from '../../src/contract/rules.js';
@@ -273,9 +276,17 @@ browserTest('the live page as a debugger', () => {
     const upload = await newest();
     await page.open(`${live}exchanges/${upload.seq}`);
     const curl = await page.evaluate<string>(`document.getElementById('curl').textContent`);
-    expect(curl).toMatch(/^curl -s '?[^' ]+\/__print-conformance\/exchanges\/\d+\/request-body'? \| curl /);
+    expect(curl).toMatch(
+      /^curl -sf -o body\.pdf '?[^' ]+\/__print-conformance\/exchanges\/\d+\/request-body'? && curl .* --data-binary @body\.pdf /,
+    );
     expect(curl).not.toMatch(/not kept/);
-    await run('sh', ['-c', `${curl} --silent --output /dev/null`]);
+    // The line fetches the kept body to a file first: in a folder of the test's own.
+    const folder = mkdtempSync(join(tmpdir(), 'live-page-curl-'));
+    try {
+      await run('sh', ['-c', `${curl} --silent --output /dev/null`], { cwd: folder });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
     const again = await newest();
     expect([again.seq > upload.seq, again.url, again.status, again.requestBytes]).toEqual([
       true,

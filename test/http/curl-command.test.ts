@@ -40,6 +40,8 @@ beforeAll(async () => {
         headers[(request.rawHeaders[i] as string).toLowerCase()] = request.rawHeaders[i + 1] as string;
       }
       seen = { method: request.method ?? '', url: request.url ?? '', headers, body };
+      // A body's download without the token it asks for is refused, as the control API refuses it.
+      if (request.url === '/token-body' && headers.authorization !== 'Bearer s3cret') response.statusCode = 401;
       response.end('ok');
     });
   });
@@ -303,12 +305,26 @@ describe('curl command of a body the recording does not hold', () => {
     const recorded = exchange('POST', '/v2/files/A', { 'content-type': 'application/pdf' }, bytes(file));
     const command = curlCommand(recorded, { bodyUrl: `${base}/kept-body` });
     expect(command).toBe(
-      `curl -s ${base}/kept-body | curl -H 'content-type: application/pdf' --data-binary @- ${base}/v2/files/A`,
+      `curl -sf -o body.pdf ${base}/kept-body && curl -H 'content-type: application/pdf' --data-binary @body.pdf ${base}/v2/files/A`,
     );
     expect(command).not.toMatch(/not kept|#/);
     // The loopback server answers "ok" to the body's download: that is what goes up again.
     const arrived = await replay(command);
     expect([arrived.method, arrived.url, arrived.body.toString()]).toEqual(['POST', '/v2/files/A', 'ok']);
+  });
+
+  it('sends nothing when the kept body cannot be downloaded: a refusal is never sent on as the body', async () => {
+    const file = Buffer.alloc(10_000, 0x25);
+    const recorded = exchange('POST', '/v2/files/A', { 'content-type': 'application/pdf' }, bytes(file));
+    const command = curlCommand(recorded, { bodyUrl: `${base}/token-body`, bodyUrlToken: 'CONTROL_TOKEN' });
+    expect(command).toMatch(
+      /^curl -sf -H 'Authorization: Bearer '"\$CONTROL_TOKEN" -o body\.pdf \S+\/token-body && curl /,
+    );
+    // Without the token the download is refused, and the upload is not made.
+    await expect(replay(command)).rejects.toThrow();
+    expect(seen?.url).toBe('/token-body');
+    const arrived = await replay(command, { CONTROL_TOKEN: 's3cret' });
+    expect([arrived.url, arrived.body.toString()]).toEqual(['/v2/files/A', 'ok']);
   });
 
   it('leaves a body larger than the limit to a file too', () => {
