@@ -31,7 +31,7 @@ import { reportsLine } from './reports-line.js';
 import { optionList, selectedRules } from './rule-selection.js';
 import { serviceUrl } from './service-url.js';
 import { withSettings } from './settings.js';
-import { commandAfterDashes, runWrapped } from './wrapped-command.js';
+import { CONTROL_TOKEN_VARIABLE, commandAfterDashes, runWrapped } from './wrapped-command.js';
 import { checkReportPlaces, distinctOutputs } from './writable.js';
 
 /** The log line of one exchange: "POST /v2/checkout/abc → 400  rule (request)". */
@@ -291,7 +291,11 @@ export function proxyCommand(yargs: Argv) {
           commandCode = await runWrapped(
             wrapped,
             proxy.url,
-            clientEnv?.variables,
+            {
+              ...clientEnv?.variables,
+              // The command's tests name themselves to the control API, which then asks for the token.
+              ...(settings.controlToken ? { [CONTROL_TOKEN_VARIABLE]: settings.controlToken } : {}),
+            },
             commandDeadline(stop, settings.stopTimeoutMs ?? 10_000),
           );
         else await stop.stopped;

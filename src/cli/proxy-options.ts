@@ -6,7 +6,7 @@ import { CLIENTS_BY_OPTION } from './clients-by.js';
 export function proxyOptions(y: Argv) {
   return y
     .usage(
-      "$0 proxy --target URL [options] [-- COMMAND [ARGS…]]\n\nA recording, validating reverse proxy. With \"-- COMMAND\", runs COMMAND with PRINT_CONFORMANCE_PROXY_URL set to the proxy's URL and stops when it exits: the exit code is COMMAND's when not 0, else the proxy's verdict.",
+      "$0 proxy --target URL [options] [-- COMMAND [ARGS…]]\n\nA recording, validating reverse proxy. With \"-- COMMAND\", runs COMMAND with PRINT_CONFORMANCE_PROXY_URL set to the proxy's URL (and PRINT_CONFORMANCE_CONTROL_TOKEN to --control-token, when given) and stops when it exits: the exit code is COMMAND's when not 0, else the proxy's verdict.",
     )
     .option('target', {
       type: 'string',

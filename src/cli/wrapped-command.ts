@@ -6,6 +6,8 @@ import { UsageError } from '../findings/usage-error.js';
 // tests, say), run with the proxy's URL in its environment and its own standard streams.
 
 export const PROXY_URL_VARIABLE = 'PRINT_CONFORMANCE_PROXY_URL';
+/** The proxy's --control-token, for the command's calls to the control API (its tests' names and verdicts). */
+export const CONTROL_TOKEN_VARIABLE = 'PRINT_CONFORMANCE_CONTROL_TOKEN';
 
 /**
  * The command after the first "--" of the raw arguments, or undefined when there is none. Taken

@@ -153,4 +153,29 @@ describe.skipIf(!onPath('phpunit') || !HAS_PHP_CURL)("PHPUnit, with docs/client-
     expect(session.stdout).toMatch(/Tests: 2, Assertions: \d+, Failures: 1\./);
     expect(session.code).toBe(1);
   });
+
+  it('with --control-token, takes the token from the proxy and judges as without it', async () => {
+    const session = await standIn.behindProxy(
+      ['phpunit', '--do-not-cache-result', join(CLIENTS, 'phpunit')],
+      'phpunit-token',
+      {},
+      ['--control-token', 'phpunit-control-token'],
+    );
+    expectJudged(session, 'ShopTest::testCheckout', 'BuiltUrlsTest::testCheckout', 1);
+    expect(session.stdout).toMatch(/1\) BuiltUrlsTest::testCheckout\n[\s\S]*'client\.given-urls: request: /);
+    expect(session.code).toBe(1);
+  });
+
+  it('fails a test whose control call is refused, rather than read it as nothing broken', async () => {
+    // A token the proxy does not hold: every control call of the recipe is refused.
+    const phpunit = `phpunit --do-not-cache-result ${join(CLIENTS, 'phpunit', 'ShopTest.php')}`;
+    const session = await standIn.behindProxy(
+      ['sh', '-c', `PRINT_CONFORMANCE_CONTROL_TOKEN=not-the-token ${phpunit}`],
+      'phpunit-refused',
+      {},
+      ['--control-token', 'phpunit-control-token'],
+    );
+    expect(session.stdout).toMatch(/print-conformance control API: POST tests answered 401/);
+    expect(session.code).not.toBe(0);
+  });
 });
