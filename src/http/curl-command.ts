@@ -25,7 +25,7 @@ export interface CurlOptions {
   /**
    * Where the request's body is downloaded from, when the recording holds it whole but it is too
    * large to write in the command: the command fetches it to a file first and sends it only when
-   * the download succeeded (`curl -sf -o body.pdf URL && curl … @body.pdf`). Piped instead, a
+   * the download succeeded (`curl -sf -o print-conformance-request-body-N.pdf URL && curl … @…`). Piped instead, a
    * refused download (a wrong token) was sent on as the body.
    */
   bodyUrl?: string;
@@ -213,7 +213,10 @@ function bodyArguments(
     const auth =
       bodyUrlToken === undefined ? '' : `-H ${shellWord(['Authorization: Bearer ', { env: bodyUrlToken }])} `;
     if (bodyUrlToken !== undefined) notes.push(`${bodyUrlToken}: the control token, to download the body`);
-    const file = `body.${FILE_SUFFIX[type ?? ''] ?? 'bin'}`;
+    // Named for the exchange it came from, not "body.pdf": a file of the reader's own of that
+    // name, in the folder the line is run in, is not written over.
+    const seq = /\/exchanges\/(\d+)\/request-body$/.exec(bodyUrl)?.[1];
+    const file = `print-conformance-request-body${seq ? `-${seq}` : ''}.${FILE_SUFFIX[type ?? ''] ?? 'bin'}`;
     return {
       data: ['--data-binary', `@${file}`],
       before: `curl -sf ${auth}-o ${file} ${shellWord([bodyUrl])}`,

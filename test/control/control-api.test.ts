@@ -181,7 +181,7 @@ describe('the control API', () => {
     const page = await (await fetch(`${control}exchanges/${upload?.seq}`, { headers: auth })).text();
     const curl = unescapeHtml(/<pre id="curl">([^<]*)<\/pre>/.exec(page)?.[1] ?? '');
     expect(curl).toMatch(
-      /^curl -sf -H 'Authorization: Bearer '"\$CONTROL_TOKEN" -o body\.pdf \S+\/request-body && curl /,
+      /^curl -sf -H 'Authorization: Bearer '"\$CONTROL_TOKEN" -o print-conformance-request-body-\d+\.pdf \S+\/request-body && curl /,
     );
     expect(curl).not.toContain(token);
     expect(curl).toContain('# CONTROL_TOKEN: the control token');

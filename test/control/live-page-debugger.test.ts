@@ -277,7 +277,7 @@ browserTest('the live page as a debugger', () => {
     await page.open(`${live}exchanges/${upload.seq}`);
     const curl = await page.evaluate<string>(`document.getElementById('curl').textContent`);
     expect(curl).toMatch(
-      /^curl -sf -o body\.pdf '?[^' ]+\/__print-conformance\/exchanges\/\d+\/request-body'? && curl .* --data-binary @body\.pdf /,
+      /^curl -sf -o print-conformance-request-body-(\d+)\.pdf '?[^' ]+\/__print-conformance\/exchanges\/\1\/request-body'? && curl .* --data-binary @print-conformance-request-body-\1\.pdf /,
     );
     expect(curl).not.toMatch(/not kept/);
     // The line fetches the kept body to a file first: in a folder of the test's own.

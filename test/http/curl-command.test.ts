@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -305,12 +305,15 @@ describe('curl command of a body the recording does not hold', () => {
     const recorded = exchange('POST', '/v2/files/A', { 'content-type': 'application/pdf' }, bytes(file));
     const command = curlCommand(recorded, { bodyUrl: `${base}/kept-body` });
     expect(command).toBe(
-      `curl -sf -o body.pdf ${base}/kept-body && curl -H 'content-type: application/pdf' --data-binary @body.pdf ${base}/v2/files/A`,
+      `curl -sf -o print-conformance-request-body.pdf ${base}/kept-body && curl -H 'content-type: application/pdf' --data-binary @print-conformance-request-body.pdf ${base}/v2/files/A`,
     );
     expect(command).not.toMatch(/not kept|#/);
     // The loopback server answers "ok" to the body's download: that is what goes up again.
+    writeFileSync(join(home, 'body.pdf'), 'a file of the reader');
     const arrived = await replay(command);
     expect([arrived.method, arrived.url, arrived.body.toString()]).toEqual(['POST', '/v2/files/A', 'ok']);
+    // A file of the folder's own, under the name such lines once used, is not written over.
+    expect(readFileSync(join(home, 'body.pdf'), 'utf8')).toBe('a file of the reader');
   });
 
   it('sends nothing when the kept body cannot be downloaded: a refusal is never sent on as the body', async () => {
@@ -318,7 +321,7 @@ describe('curl command of a body the recording does not hold', () => {
     const recorded = exchange('POST', '/v2/files/A', { 'content-type': 'application/pdf' }, bytes(file));
     const command = curlCommand(recorded, { bodyUrl: `${base}/token-body`, bodyUrlToken: 'CONTROL_TOKEN' });
     expect(command).toMatch(
-      /^curl -sf -H 'Authorization: Bearer '"\$CONTROL_TOKEN" -o body\.pdf \S+\/token-body && curl /,
+      /^curl -sf -H 'Authorization: Bearer '"\$CONTROL_TOKEN" -o print-conformance-request-body\.pdf \S+\/token-body && curl /,
     );
     // Without the token the download is refused, and the upload is not made.
     await expect(replay(command)).rejects.toThrow();
